@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs everything Streamgate needs on a Debian machine with Node 20: the system packages (ffmpeg encodes the
+# sample application's video, chromium runs the end-to-end tests and benchmarks, fonts draw its text), then the
+# npm packages exactly as locked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(chromium ffmpeg fonts-dejavu-core ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+npm ci --no-audit --no-fund
