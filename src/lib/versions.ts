@@ -1,0 +1,34 @@
+/** SemVer ordering of version lists, which real deployments return in any order (CONTRACT 7 and 13). */
+import semver from 'semver';
+
+/** A version as the portal shows it. */
+export interface VersionInfo {
+  version: string;
+  /** True when the text is not valid SemVer (kept, sorted last). */
+  invalid: boolean;
+  prerelease: boolean;
+  latest: boolean;
+}
+
+/** Sorts versions newest first by SemVer precedence and marks `latest` and pre-releases. */
+export function sortVersions(versions: readonly string[]): VersionInfo[] {
+  const valid = versions.filter((v) => semver.valid(v) !== null);
+  const invalid = versions.filter((v) => semver.valid(v) === null);
+  const sorted = [...valid].sort((a, b) => semver.rcompare(a, b) || a.localeCompare(b));
+  const latest = latestVersion(valid);
+  return [
+    ...sorted.map((version) => ({
+      version,
+      invalid: false,
+      prerelease: semver.prerelease(version) !== null,
+      latest: version === latest,
+    })),
+    ...invalid.map((version) => ({ version, invalid: true, prerelease: false, latest: false })),
+  ];
+}
+
+/** The highest version without a pre-release part; if there are only pre-releases, the highest of those. */
+export function latestVersion(versions: readonly string[]): string | undefined {
+  const valid = versions.filter((v) => semver.valid(v) !== null).sort((a, b) => semver.rcompare(a, b));
+  return valid.find((v) => semver.prerelease(v) === null) ?? valid[0];
+}
