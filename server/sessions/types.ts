@@ -70,6 +70,21 @@ export interface SessionManagerOptions {
   failedRetentionMs: number;
   /** SIGTERM, then SIGKILL after this. */
   stopGraceMs: number;
+  /** How often a starting application is asked whether it is ready (default 100 ms). */
+  readyPollMs?: number;
+  /** How often a ready application is asked for its viewers and checked for lifetime (default 2 s). */
+  healthPollMs?: number;
+  /** Retry-After given with QueueFullError (default 15 s). */
+  retryAfterSeconds?: number;
+  /** Working directory of applications (default: the repository root, where streamer/main.ts lives). */
+  appCwd?: string;
+}
+
+/** Pino-compatible: the HTTP layer can pass its own logger. */
+export interface SessionLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Thrown by `create` when capacity and the queue are full; the route answers 503 with Retry-After. */

@@ -1,0 +1,381 @@
+/**
+ * The session machinery behind /stream: a first-in-first-out queue in front of a fixed number of GPUs,
+ * ports, one application process per session, readiness, idle and lifetime limits, and durable state
+ * that lets a restarted service adopt the applications that outlived it.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { launchApplication } from '../runners/local-runner.ts';
+import { isAlive, isSessionProcess, startTicks, stopGroup } from '../runners/process-group.ts';
+import { probeHealth } from './health-probe.ts';
+import { PortPool } from './port-pool.ts';
+import {
+  exitMessage,
+  label,
+  persisted,
+  readyMessage,
+  startingMessage,
+  timeoutMessage,
+  waitingMessage,
+  type Entry,
+  type PersistedSession,
+} from './session-entry.ts';
+import { StateStore } from './state-store.ts';
+import {
+  QueueFullError,
+  type SessionCounts,
+  type SessionLogger,
+  type SessionManager,
+  type SessionManagerOptions,
+  type SessionRecord,
+  type SessionRequest,
+} from './types.ts';
+
+const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Builds the manager; nothing runs until `start()`. */
+export function createSessionManager(
+  options: SessionManagerOptions,
+  logger: SessionLogger = silent,
+): SessionManager {
+  const readyPollMs = options.readyPollMs ?? 100;
+  const healthPollMs = options.healthPollMs ?? 2_000;
+  const retryAfterSeconds = options.retryAfterSeconds ?? 15;
+  const pool = new PortPool(options.portRange);
+  const store = new StateStore<PersistedSession>(options.dataDir);
+  const logDir = path.join(options.dataDir, 'logs');
+  const entries = new Map<string, Entry>();
+  const queue: Entry[] = [];
+  const listeners = new Set<() => void>();
+  /** Stops of failed applications still under way; `stop()` waits for them. */
+  const stopping = new Set<Promise<void>>();
+  let seq = 0;
+  let stopped = false;
+  /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
+  let restoring = false;
+  let ticker: NodeJS.Timeout | undefined;
+
+  const copy = (record: SessionRecord): SessionRecord => structuredClone(record);
+  const occupying = () =>
+    [...entries.values()].filter((e) => ['starting', 'ready', 'ending'].includes(e.phase)).length;
+
+  function changed(): void {
+    queue.forEach((entry, index) => (entry.record.message = waitingMessage(index)));
+    store
+      .save(() => [...entries.values()].map(persisted))
+      .catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
+    for (const listener of [...listeners]) listener();
+  }
+
+  function pump(): void {
+    while (!stopped && !restoring && queue.length > 0 && occupying() < options.capacity) {
+      const entry = queue.shift();
+      if (entry) entry.launching = launch(entry);
+    }
+  }
+
+  function background(promise: Promise<void>): void {
+    stopping.add(promise);
+    void promise.finally(() => stopping.delete(promise));
+  }
+
+  function forgetLater(entry: Entry): void {
+    const failedAt = Date.parse(entry.record.failedAt ?? '') || Date.now();
+    const delay = Math.max(0, failedAt + options.failedRetentionMs - Date.now());
+    entry.forgetTimer = setTimeout(() => {
+      if (entries.get(entry.record.id) !== entry || entry.phase !== 'failed') return;
+      entries.delete(entry.record.id);
+      changed();
+    }, delay);
+    entry.forgetTimer.unref();
+  }
+
+  /** Ports and capacity are freed at once; the process (if any is left) is stopped in the background. */
+  function fail(entry: Entry, reason: string): void {
+    if (entry.phase === 'failed' || entry.phase === 'ending') return;
+    const { record } = entry;
+    const pid = record.pid;
+    entry.phase = 'failed';
+    record.state = 'failed';
+    record.message = reason;
+    record.failedAt = new Date().toISOString();
+    pool.release(record.ports);
+    delete record.ports;
+    delete record.pid;
+    if (pid !== undefined) background(stopGroup(pid, options.stopGraceMs));
+    logger.warn({ sessionId: record.id }, reason);
+    forgetLater(entry);
+    pump();
+    changed();
+  }
+
+  function markReady(entry: Entry): void {
+    entry.phase = 'ready';
+    entry.record.state = 'ready';
+    entry.record.message = readyMessage(entry.request);
+    entry.record.readyAt = new Date().toISOString();
+    entry.idleSince = Date.now();
+    logger.info({ sessionId: entry.record.id }, entry.record.message);
+    changed();
+  }
+
+  async function launch(entry: Entry): Promise<void> {
+    const { record, request } = entry;
+    entry.phase = 'starting';
+    entry.startedAt = Date.now();
+    record.message = startingMessage(request);
+    changed();
+    const ports = await pool.allocate();
+    if (entry.phase !== 'starting') return pool.release(ports);
+    if (!ports)
+      return fail(entry, `No free network port for ${label(request)}; try again when a session ends`);
+    record.ports = ports;
+    try {
+      const child = await launchApplication(
+        { sessionId: record.id, request, ports, host: options.publicHost },
+        { logDir, cwd: options.appCwd },
+      );
+      const pid = child.pid as number;
+      entry.child = child;
+      record.pid = pid;
+      entry.startTicks = startTicks(pid);
+      child.once('exit', (code, signal) => {
+        if (entry.phase === 'starting' || entry.phase === 'ready') {
+          fail(entry, exitMessage(request, code, signal, entry.phase === 'starting'));
+        }
+      });
+    } catch (error) {
+      logger.error(
+        { sessionId: record.id, err: (error as Error).message },
+        'Could not start the application',
+      );
+      return fail(entry, `${label(request)} could not be started`);
+    }
+    if (entry.phase !== 'starting') return;
+    changed();
+    void watchReadiness(entry);
+  }
+
+  async function watchReadiness(entry: Entry): Promise<void> {
+    const { record, request } = entry;
+    const deadline = (entry.startedAt ?? Date.now()) + request.profile.settings.startupTimeoutMs;
+    while (entry.phase === 'starting' && !stopped && record.ports && record.pid !== undefined) {
+      if (entry.adopted && !isAlive(record.pid))
+        return fail(entry, `${label(request)} exited before it was ready`);
+      const health = await probeHealth(options.publicHost, record.ports.signaling, 1_000);
+      if (entry.phase !== 'starting') return;
+      if (health.ok) return markReady(entry);
+      if (Date.now() >= deadline) return fail(entry, timeoutMessage(request));
+      await sleep(readyPollMs);
+    }
+  }
+
+  /** Lifetime, idle time and health of one ready session. */
+  async function check(entry: Entry): Promise<void> {
+    const { record, request } = entry;
+    const settings = request.profile.settings;
+    if (Date.now() - (entry.startedAt ?? Date.now()) >= settings.maxLifetimeMs) {
+      logger.info({ sessionId: record.id }, `${label(request)} reached its maximum lifetime; ending it`);
+      return end(record.id);
+    }
+    if (entry.adopted && record.pid !== undefined && !isAlive(record.pid)) {
+      return fail(entry, `${label(request)} exited`);
+    }
+    if (entry.probing || !record.ports) return;
+    entry.probing = true;
+    const health = await probeHealth(options.publicHost, record.ports.signaling, 1_000).finally(() => {
+      entry.probing = false;
+    });
+    if (entry.phase !== 'ready') return;
+    const now = Date.now();
+    if (!health.ok) {
+      entry.unhealthySince ??= now;
+      if (now - entry.unhealthySince >= settings.startupTimeoutMs)
+        fail(entry, `${label(request)} stopped answering`);
+      return;
+    }
+    entry.unhealthySince = undefined;
+    // An application that does not report viewers is never taken for idle.
+    if (health.viewers === undefined) return;
+    if (health.viewers > 0) {
+      entry.idleSince = undefined;
+      return;
+    }
+    entry.idleSince ??= now;
+    if (now - entry.idleSince >= settings.idleTimeoutMs) {
+      logger.info({ sessionId: record.id }, `${label(request)} had no viewer for a while; ending it`);
+      await end(record.id);
+    }
+  }
+
+  function tick(): void {
+    for (const entry of entries.values()) {
+      if (entry.phase === 'ready') {
+        void check(entry).catch((error: Error) =>
+          logger.error({ sessionId: entry.record.id, err: error.message }, 'Session check failed'),
+        );
+      }
+    }
+  }
+
+  function waitSettled(entry: Entry, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(listener);
+        resolve();
+      };
+      const listener = () => {
+        if (entry.phase === 'ready' || entry.phase === 'failed' || entries.get(entry.record.id) !== entry)
+          done();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      listeners.add(listener);
+      listener();
+    });
+  }
+
+  /** Rebuilds one session from disk: adopts its application, marks it failed, or queues it again. */
+  function restore(saved: PersistedSession): void {
+    const entry: Entry = { ...saved, phase: 'queued', adopted: false, probing: false };
+    const { record, request } = entry;
+    seq = Math.max(seq, entry.seq);
+    if (record.state === 'failed') {
+      entry.phase = 'failed';
+      if (Date.parse(record.failedAt ?? '') + options.failedRetentionMs <= Date.now()) return;
+      entries.set(record.id, entry);
+      return forgetLater(entry);
+    }
+    entries.set(record.id, entry);
+    if (record.pid === undefined || !record.ports) {
+      // Queued, or caught between its ports and its process: it waits its turn again.
+      delete record.ports;
+      record.state = 'pending';
+      return void queue.push(entry);
+    }
+    entry.phase = record.state === 'ready' ? 'ready' : 'starting';
+    if (isSessionProcess(record.pid, record.id, entry.startTicks) && pool.claim(record.ports)) {
+      entry.adopted = true;
+      entry.idleSince = Date.now();
+      logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
+      if (entry.phase === 'starting') void watchReadiness(entry);
+      return;
+    }
+    // The pid is gone or now someone else's: never signal it.
+    delete record.pid;
+    fail(entry, `${label(request)} stopped while the service was down`);
+  }
+
+  async function end(id: string): Promise<void> {
+    const entry = entries.get(id);
+    if (!entry) return;
+    if (entry.phase === 'ending') return entry.ending;
+    if (entry.phase === 'queued' || entry.phase === 'failed') {
+      clearTimeout(entry.forgetTimer);
+      const position = queue.indexOf(entry);
+      if (position >= 0) queue.splice(position, 1);
+      entries.delete(id);
+      changed();
+      return;
+    }
+    entry.phase = 'ending';
+    entry.ending = (async () => {
+      await entry.launching;
+      const { record } = entry;
+      if (record.pid !== undefined) await stopGroup(record.pid, options.stopGraceMs);
+      pool.release(record.ports);
+      entries.delete(id);
+      logger.info({ sessionId: id }, `Ended ${label(entry.request)}`);
+      pump();
+      changed();
+    })();
+    return entry.ending;
+  }
+
+  return {
+    async start() {
+      const loaded = await store.load();
+      for (const problem of loaded.problems) logger.error({ problem }, 'Damaged session state set aside');
+      if (loaded.source === 'backup') logger.warn({}, 'Session state recovered from its backup copy');
+      const saved = [...loaded.sessions].sort((a, b) => a.seq - b.seq);
+      restoring = true;
+      for (const session of saved) {
+        try {
+          restore(session);
+        } catch (error) {
+          logger.error(
+            { err: (error as Error).message },
+            'A saved session could not be restored; it is dropped',
+          );
+        }
+      }
+      restoring = false;
+      pump();
+      changed();
+      ticker = setInterval(tick, healthPollMs);
+      ticker.unref();
+    },
+
+    async create(request: SessionRequest) {
+      if (stopped) throw new Error('The session service is stopping.');
+      const startsNow = queue.length === 0 && occupying() < options.capacity;
+      if (!startsNow && queue.length >= options.queueLimit) throw new QueueFullError(retryAfterSeconds);
+      const record: SessionRecord = {
+        id: randomUUID(),
+        owner: request.owner,
+        appId: request.app.id,
+        appName: request.app.name,
+        version: request.version,
+        profileId: request.profile.id,
+        arguments: request.arguments,
+        state: 'pending',
+        message: '',
+        createdAt: new Date().toISOString(),
+      };
+      const entry: Entry = { record, request, seq: ++seq, phase: 'queued', adopted: false, probing: false };
+      entries.set(record.id, entry);
+      queue.push(entry);
+      pump();
+      changed();
+      await waitSettled(entry, options.readyWaitMs);
+      return copy(entry.record);
+    },
+
+    get(id) {
+      const entry = entries.get(id);
+      return entry ? copy(entry.record) : undefined;
+    },
+
+    list(owner, offset, limit) {
+      const mine = [...entries.values()]
+        .filter((entry) => owner === null || entry.record.owner === owner)
+        .sort((a, b) => a.seq - b.seq);
+      return {
+        count: mine.length,
+        items: mine.slice(offset, offset + limit).map((entry) => copy(entry.record)),
+      };
+    },
+
+    end,
+
+    counts(): SessionCounts {
+      const counts: SessionCounts = { pending: 0, ready: 0, failed: 0, queued: queue.length };
+      for (const entry of entries.values()) counts[entry.record.state]++;
+      return counts;
+    },
+
+    async stop() {
+      stopped = true;
+      clearInterval(ticker);
+      for (const entry of queue.splice(0)) entries.delete(entry.record.id);
+      await Promise.all(
+        [...entries.values()].filter((e) => e.phase !== 'failed').map((e) => end(e.record.id)),
+      );
+      await Promise.all([...stopping]);
+      for (const entry of entries.values()) clearTimeout(entry.forgetTimer);
+      changed();
+      await store.flush();
+    },
+  };
+}

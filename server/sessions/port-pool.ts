@@ -1,0 +1,96 @@
+/**
+ * Hands out signaling (TCP) and media (UDP) ports from a range. A port is reserved synchronously before
+ * it is tested, so two sessions starting at the same moment can never get the same one; it is handed out
+ * only after a bind test shows that nothing else on the machine holds it (an application left over from
+ * a crash, another program).
+ */
+import { createSocket } from 'node:dgram';
+import { createServer } from 'node:net';
+
+export type PortProtocol = 'tcp' | 'udp';
+
+/** Resolves true when the port can be bound right now on every address (then releases it at once). */
+export function canBind(port: number, protocol: PortProtocol): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (protocol === 'tcp') {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      // No host: the unspecified address conflicts with a listener on any one address.
+      server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
+    } else {
+      const socket = createSocket({ type: 'udp4' });
+      socket.once('error', () => {
+        socket.close();
+        resolve(false);
+      });
+      socket.bind({ port, exclusive: true }, () => socket.close(() => resolve(true)));
+    }
+  });
+}
+
+export interface SessionPorts {
+  signaling: number;
+  media: number;
+}
+
+export class PortPool {
+  private readonly taken = new Set<number>();
+  /** Where the next search starts: round robin, so a port just freed is the last to be reused. */
+  private cursor: number;
+
+  constructor(private readonly range: { first: number; last: number }) {
+    if (!(range.first > 0 && range.last >= range.first + 1 && range.last <= 65_535)) {
+      throw new Error(
+        `Port range ${range.first}-${range.last} must hold at least two ports between 1 and 65535.`,
+      );
+    }
+    this.cursor = range.first;
+  }
+
+  get size(): number {
+    return this.range.last - this.range.first + 1;
+  }
+
+  /** Ports currently handed out or being tested. */
+  inUse(): number[] {
+    return [...this.taken].sort((a, b) => a - b);
+  }
+
+  /** Marks ports as taken without a test: an adopted application already holds them. */
+  claim(ports: SessionPorts): boolean {
+    if (this.taken.has(ports.signaling) || this.taken.has(ports.media)) return false;
+    this.taken.add(ports.signaling);
+    this.taken.add(ports.media);
+    return true;
+  }
+
+  release(ports: SessionPorts | undefined): void {
+    if (!ports) return;
+    this.taken.delete(ports.signaling);
+    this.taken.delete(ports.media);
+  }
+
+  /** A free signaling and media port pair, or undefined when the range has none. */
+  async allocate(): Promise<SessionPorts | undefined> {
+    const signaling = await this.take('tcp');
+    if (signaling === undefined) return undefined;
+    const media = await this.take('udp');
+    if (media === undefined) {
+      this.taken.delete(signaling);
+      return undefined;
+    }
+    return { signaling, media };
+  }
+
+  private async take(protocol: PortProtocol): Promise<number | undefined> {
+    for (let tried = 0; tried < this.size; tried++) {
+      const port = this.cursor;
+      this.cursor = port >= this.range.last ? this.range.first : port + 1;
+      if (this.taken.has(port)) continue;
+      this.taken.add(port);
+      if (await canBind(port, protocol)) return port;
+      this.taken.delete(port);
+    }
+    return undefined;
+  }
+}

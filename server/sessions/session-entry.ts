@@ -1,0 +1,78 @@
+/**
+ * What the manager keeps about one session, what of it is written to disk, and the messages a person
+ * reads in `status.message`.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { SessionRecord, SessionRequest } from './types.ts';
+
+/**
+ * Finer than the API's states: `queued` and `starting` are both `pending` to callers; `ending` keeps its
+ * GPU until the process is gone.
+ */
+export type Phase = 'queued' | 'starting' | 'ready' | 'ending' | 'failed';
+
+/** Enough to rebuild a session after a crash of the service. */
+export interface PersistedSession {
+  record: SessionRecord;
+  /** Owner, application, version, profile with its settings, launch and arguments. */
+  request: SessionRequest;
+  /** Creation order, which is also queue order. */
+  seq: number;
+  /** When the application was started (epoch ms): start-up timeout and lifetime count from here. */
+  startedAt?: number;
+  /** Start time of the process (see process-group.ts), so that a reused pid is not taken for it. */
+  startTicks?: string;
+}
+
+export interface Entry extends PersistedSession {
+  phase: Phase;
+  /** Our own child; absent for an application adopted after a restart (it is watched by polling). */
+  child?: ChildProcess;
+  adopted: boolean;
+  /** Ports allocated and process spawned (or failed to); `end` waits for it before it stops anything. */
+  launching?: Promise<void>;
+  ending?: Promise<void>;
+  /** Since when the application has reported no viewer. */
+  idleSince?: number;
+  /** Since when a ready application has not answered its health check. */
+  unhealthySince?: number;
+  probing: boolean;
+  forgetTimer?: NodeJS.Timeout;
+}
+
+export function persisted(entry: Entry): PersistedSession {
+  const { record, request, seq, startedAt, startTicks } = entry;
+  return { record, request, seq, startedAt, startTicks };
+}
+
+/** "USD Viewer 1.2.0" */
+export function label(request: SessionRequest): string {
+  return `${request.app.name} ${request.version}`;
+}
+
+export function waitingMessage(ahead: number): string {
+  return `Waiting for a free GPU: ${ahead} ${ahead === 1 ? 'session' : 'sessions'} ahead`;
+}
+
+export function startingMessage(request: SessionRequest): string {
+  return `Starting ${label(request)}`;
+}
+
+export function readyMessage(request: SessionRequest): string {
+  return `${label(request)} is ready`;
+}
+
+export function exitMessage(
+  request: SessionRequest,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  beforeReady: boolean,
+): string {
+  const how = code !== null ? `exited with code ${code}` : `was stopped by ${signal ?? 'a signal'}`;
+  return `${label(request)} ${how}${beforeReady ? ' before it was ready' : ''}`;
+}
+
+export function timeoutMessage(request: SessionRequest): string {
+  const seconds = Math.round(request.profile.settings.startupTimeoutMs / 100) / 10;
+  return `${label(request)} was not ready within ${seconds} s`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Shared by the session tests: requests that launch the stand-in application, manager options with
+ * small timeouts, and waiting for a condition without timing assertions.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive, signalGroup } from '../runners/process-group.ts';
+import type { ProfileSettings, SessionManagerOptions, SessionRequest } from './types.ts';
+
+export const testSettings: ProfileSettings = {
+  width: 640,
+  height: 360,
+  fps: 30,
+  maxWidth: 1280,
+  maxHeight: 720,
+  startupTimeoutMs: 8_000,
+  maxLifetimeMs: 600_000,
+  idleTimeoutMs: 600_000,
+};
+
+/** A request whose application is the stand-in, given extra stand-in flags. */
+export function standInRequest(
+  flags: string[] = [],
+  settings: Partial<ProfileSettings> = {},
+  owner = 'alice',
+): SessionRequest {
+  return {
+    owner,
+    app: { id: 'usd-viewer', name: 'USD Viewer' },
+    version: '1.2.0',
+    profile: { id: 'default', name: 'Default', settings: { ...testSettings, ...settings } },
+    launch: {
+      command: [
+        process.execPath,
+        '--import',
+        'tsx',
+        'server/runners/stand-in.ts',
+        '--session-id',
+        '{session_id}',
+        '--signaling-port',
+        '{signaling_port}',
+        '--media-port',
+        '{media_port}',
+        '--host',
+        '{host}',
+        ...flags,
+      ],
+    },
+    arguments: { usd_stage_uri: 'omniverse://example/stage.usd' },
+  };
+}
+
+export async function tempDataDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'streamgate-sessions-'));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export function testOptions(dataDir: string, first: number, last: number): SessionManagerOptions {
+  return {
+    dataDir,
+    portRange: { first, last },
+    capacity: 2,
+    queueLimit: 2,
+    publicHost: '127.0.0.1',
+    readyWaitMs: 0,
+    failedRetentionMs: 60_000,
+    stopGraceMs: 1_000,
+    readyPollMs: 50,
+    healthPollMs: 100,
+  };
+}
+
+/** Polls `condition` until it holds; throws with `what` after `timeoutMs` (a guard, not a measurement). */
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Last resort for a failing test: kills the groups of pids it started. */
+export function killGroups(pids: Iterable<number | undefined>): void {
+  for (const pid of pids) {
+    if (pid !== undefined && isAlive(pid)) signalGroup(pid, 'SIGKILL');
+  }
+}
