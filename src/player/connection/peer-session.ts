@@ -1,0 +1,92 @@
+/**
+ * One negotiated peer connection to the application: recvonly video and the `input` and `messages` channels.
+ * It reports its end once through `onLost`; reconnecting is the player's business, not this class's.
+ */
+import { INPUT_CHANNEL, MESSAGES_CHANNEL } from '../data-channels/app-messages';
+import type { StreamEndpoint } from '../routes/parse-routes';
+import type { SignalingSession, SignalingTransport } from '../signaling/signaling-transport';
+import { rewriteCandidates } from './candidate-rewrite';
+
+/** Builds a peer connection; replaceable for tests and for other browsers' quirks. */
+export type PeerConnectionFactory = (config: RTCConfiguration) => RTCPeerConnection;
+
+/** What the session tells its owner. */
+export interface PeerSessionHandlers {
+  onTrack(stream: MediaStream): void;
+  onMessage(data: unknown): void;
+  onInputOpen(): void;
+  /** Called at most once, when media stops for good. */
+  onLost(reason: string): void;
+}
+
+/** How long ICE may stay `disconnected` before the connection counts as lost; it often recovers by itself. */
+const DISCONNECTED_GRACE_MS = 2500;
+
+/** Owns one RTCPeerConnection and its signaling resource. */
+export class PeerSession {
+  readonly pc: RTCPeerConnection;
+  readonly input: RTCDataChannel;
+  readonly messages: RTCDataChannel;
+  private signaling: SignalingSession | undefined;
+  private closed = false;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    createPeerConnection: PeerConnectionFactory,
+    private readonly handlers: PeerSessionHandlers,
+  ) {
+    this.pc = createPeerConnection({ bundlePolicy: 'max-bundle' });
+    this.pc.addTransceiver('video', { direction: 'recvonly' });
+    // Input must arrive in order (a button up after its down) but stale moves need no retransmission at length.
+    this.input = this.pc.createDataChannel(INPUT_CHANNEL, { ordered: true });
+    this.messages = this.pc.createDataChannel(MESSAGES_CHANNEL, { ordered: true });
+    this.pc.addEventListener('track', (event) => {
+      handlers.onTrack(event.streams[0] ?? new MediaStream([event.track]));
+    });
+    this.input.addEventListener('open', () => handlers.onInputOpen());
+    this.messages.addEventListener('message', (event) => handlers.onMessage(event.data));
+    // A closed channel that we did not close means the application dropped this viewer.
+    this.messages.addEventListener('close', () => this.lose('The application closed the connection.'));
+    this.pc.addEventListener('connectionstatechange', () => this.onConnectionState());
+  }
+
+  /** Sends the offer through the transport and applies the answer, rewritten to the route's host and media port. */
+  async negotiate(transport: SignalingTransport, endpoint: StreamEndpoint, mode: 'control' | 'watch') {
+    const offer = await this.pc.createOffer();
+    await this.pc.setLocalDescription(offer);
+    // ICE-lite applications learn our address from connectivity checks, so no need to wait for gathering.
+    const sdp = this.pc.localDescription?.sdp ?? offer.sdp ?? '';
+    const signaling = await transport.negotiate({ endpoint, offer: sdp, mode });
+    if (this.closed) {
+      void signaling.close();
+      return;
+    }
+    this.signaling = signaling;
+    const answer = rewriteCandidates(signaling.answer, { host: endpoint.host, port: endpoint.mediaPort });
+    await this.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  }
+
+  /** Closes the peer and ends the viewer at the application (best effort). Safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.graceTimer);
+    void this.signaling?.close();
+    this.pc.close();
+  }
+
+  private onConnectionState() {
+    const state = this.pc.connectionState;
+    clearTimeout(this.graceTimer);
+    if (state === 'failed' || state === 'closed') this.lose(`The connection ${state}.`);
+    else if (state === 'disconnected') {
+      this.graceTimer = setTimeout(() => this.lose('The connection was interrupted.'), DISCONNECTED_GRACE_MS);
+    }
+  }
+
+  private lose(reason: string) {
+    if (this.closed) return;
+    this.close();
+    this.handlers.onLost(reason);
+  }
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { containedRect, toStreamPoint } from './coordinate-mapping';
+
+const stream = { width: 640, height: 360 };
+
+describe('toStreamPoint', () => {
+  it('maps 1:1 when the element has the stream size', () => {
+    const box = { left: 10, top: 20, width: 640, height: 360 };
+    expect(toStreamPoint(10, 20, box, stream)).toEqual({ x: 0, y: 0 });
+    expect(toStreamPoint(10 + 320, 20 + 180, box, stream)).toEqual({ x: 320, y: 180 });
+    expect(toStreamPoint(10 + 639.5, 20 + 359.5, box, stream)).toEqual({ x: 639, y: 359 });
+  });
+
+  it('accounts for letterboxing: a tall element has bars above and below', () => {
+    // 640x720 element: the picture is scaled 1x and centred with 180 px bars.
+    const box = { left: 0, top: 0, width: 640, height: 720 };
+    expect(containedRect(box, stream)).toMatchObject({ top: 180, height: 360, scale: 1 });
+    expect(toStreamPoint(100, 100, box, stream)).toBeUndefined();
+    expect(toStreamPoint(100, 180, box, stream)).toEqual({ x: 100, y: 0 });
+    expect(toStreamPoint(100, 539, box, stream)).toEqual({ x: 100, y: 359 });
+    expect(toStreamPoint(100, 541, box, stream)).toBeUndefined();
+  });
+
+  it('accounts for pillarboxing: a wide element has bars left and right, and scales', () => {
+    // 1600x450 element: scale 1.25, picture 800x450 centred with 400 px bars.
+    const box = { left: 0, top: 0, width: 1600, height: 450 };
+    expect(containedRect(box, stream)).toMatchObject({ left: 400, width: 800, scale: 1.25 });
+    expect(toStreamPoint(399, 200, box, stream)).toBeUndefined();
+    expect(toStreamPoint(400, 0, box, stream)).toEqual({ x: 0, y: 0 });
+    expect(toStreamPoint(800, 225, box, stream)).toEqual({ x: 320, y: 180 });
+    expect(toStreamPoint(1201, 200, box, stream)).toBeUndefined();
+  });
+
+  it('clamps to the nearest edge when asked', () => {
+    const box = { left: 0, top: 0, width: 1600, height: 450 };
+    expect(toStreamPoint(10, 225, box, stream, true)).toEqual({ x: 0, y: 180 });
+    expect(toStreamPoint(1590, 1000, box, stream, true)).toEqual({ x: 639, y: 359 });
+  });
+
+  it('maps nothing before the first frame gives a stream size', () => {
+    expect(
+      toStreamPoint(5, 5, { left: 0, top: 0, width: 100, height: 100 }, { width: 0, height: 0 }),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Turns DOM pointer, wheel, keyboard and touch events on the video element into input events in stream pixels.
+ * Keys that the page keeps for itself (its shortcuts) are filtered by `keepKey`.
+ */
+import { toStreamPoint, type StreamSize } from './coordinate-mapping';
+import type { InputEvent, TouchPoint } from './input-events';
+
+/** Settings of the input controller. */
+export interface InputControllerOptions {
+  /** The element that receives events and shows the picture with object-fit: contain. */
+  element: HTMLElement;
+  /** The stream's current size; `{0, 0}` before the first frame. */
+  streamSize: () => StreamSize;
+  /** Sends one event to the application. */
+  send: (event: InputEvent) => void;
+  /** True for key events the page handles itself; those are not forwarded. */
+  keepKey?: (event: KeyboardEvent) => boolean;
+}
+
+/** Listens on an element until `detach()`. */
+export class InputController {
+  private readonly detachers: (() => void)[] = [];
+  // Under pointer lock clientX/Y stop moving; the position is then tracked from movementX/Y.
+  private locked: { x: number; y: number } | undefined;
+
+  constructor(private readonly options: InputControllerOptions) {
+    const { element } = options;
+    this.on(element, 'pointermove', (e) => this.pointer(e, 'pointermove'));
+    this.on(element, 'pointerdown', (e) => {
+      element.focus({ preventScroll: true });
+      this.pointer(e, 'pointerdown');
+    });
+    this.on(element, 'pointerup', (e) => this.pointer(e, 'pointerup'));
+    this.on(element, 'wheel', (e) => this.wheel(e), { passive: false });
+    this.on(element, 'contextmenu', (e) => e.preventDefault());
+    this.on(element, 'keydown', (e) => this.key(e, 'keydown'));
+    this.on(element, 'keyup', (e) => this.key(e, 'keyup'));
+    for (const type of ['touchstart', 'touchmove', 'touchend', 'touchcancel'] as const) {
+      this.on(element, type, (e) => this.touch(e), { passive: false });
+    }
+    const onLockChange = () => {
+      this.locked = document.pointerLockElement === element ? { x: 0, y: 0 } : undefined;
+      if (this.locked) {
+        const size = options.streamSize();
+        this.locked = { x: Math.floor(size.width / 2), y: Math.floor(size.height / 2) };
+      }
+    };
+    document.addEventListener('pointerlockchange', onLockChange);
+    this.detachers.push(() => document.removeEventListener('pointerlockchange', onLockChange));
+  }
+
+  /** Removes every listener. */
+  detach(): void {
+    for (const detach of this.detachers.splice(0)) detach();
+  }
+
+  private on<K extends keyof HTMLElementEventMap>(
+    element: HTMLElement,
+    type: K,
+    handler: (event: HTMLElementEventMap[K]) => void,
+    options?: AddEventListenerOptions,
+  ): void {
+    element.addEventListener(type, handler, options);
+    this.detachers.push(() => element.removeEventListener(type, handler, options));
+  }
+
+  private point(clientX: number, clientY: number, clamp: boolean) {
+    const rect = this.options.element.getBoundingClientRect();
+    return toStreamPoint(clientX, clientY, rect, this.options.streamSize(), clamp);
+  }
+
+  private pointer(e: PointerEvent, type: 'pointermove' | 'pointerdown' | 'pointerup') {
+    if (e.pointerType === 'touch') return; // touch events carry those
+    let p: { x: number; y: number } | undefined;
+    if (this.locked) {
+      const size = this.options.streamSize();
+      this.locked = {
+        x: Math.min(size.width - 1, Math.max(0, this.locked.x + e.movementX)),
+        y: Math.min(size.height - 1, Math.max(0, this.locked.y + e.movementY)),
+      };
+      p = this.locked;
+    } else {
+      // A button released outside the picture still has to reach the application.
+      p = this.point(e.clientX, e.clientY, type === 'pointerup' || e.buttons !== 0);
+    }
+    if (!p) return;
+    if (type === 'pointermove') this.options.send({ type, x: p.x, y: p.y, buttons: e.buttons });
+    else {
+      e.preventDefault();
+      this.options.send({ type, x: p.x, y: p.y, button: e.button });
+    }
+  }
+
+  private wheel(e: WheelEvent) {
+    const p = this.point(e.clientX, e.clientY, false);
+    if (!p) return;
+    e.preventDefault();
+    this.options.send({ type: 'wheel', x: p.x, y: p.y, deltaX: e.deltaX, deltaY: e.deltaY });
+  }
+
+  private key(e: KeyboardEvent, type: 'keydown' | 'keyup') {
+    if (this.options.keepKey?.(e)) return;
+    e.preventDefault();
+    this.options.send({ type, key: e.key, code: e.code });
+  }
+
+  private touch(e: TouchEvent) {
+    const touches: TouchPoint[] = [];
+    const list = e.type === 'touchend' || e.type === 'touchcancel' ? e.changedTouches : e.touches;
+    for (const t of Array.from(list)) {
+      const p = this.point(t.clientX, t.clientY, true);
+      if (p) touches.push({ id: t.identifier, ...p });
+    }
+    e.preventDefault();
+    const type = e.type === 'touchcancel' ? 'touchend' : (e.type as 'touchstart' | 'touchmove' | 'touchend');
+    this.options.send({ type, touches });
+  }
+}

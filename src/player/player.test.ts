@@ -1,0 +1,234 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Player } from './player';
+import type { PlayerOptions, PlayerState, SessionLookup } from './player-types';
+import { FakePeerConnection } from './testing/fake-peer-connection';
+
+const routes = {
+  'stream.example.org': [
+    { description: 'signaling', protocol: 'TCP', source_port: 49210, destination_port: 49210 },
+    { description: 'media', protocol: 'UDP', source_port: 31000, destination_port: 47810 },
+  ],
+};
+const answer =
+  'v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=candidate:1 1 udp 2130706431 127.0.0.1 47810 typ host\r\n';
+
+interface Harness {
+  player: Player;
+  states: PlayerState[];
+  fetch: ReturnType<typeof vi.fn>;
+  lookup: ReturnType<typeof vi.fn>;
+  video: HTMLVideoElement;
+}
+
+function whepResponse(n: number) {
+  return new Response(answer, { status: 201, headers: { Location: `/whep/r${n}` } });
+}
+
+function setup(
+  overrides: Partial<PlayerOptions> = {},
+  session: SessionLookup = { status: 'ready', routes },
+): Harness {
+  let posts = 0;
+  const fetch = vi.fn(async (_url: string, init?: RequestInit) =>
+    init?.method === 'DELETE' ? new Response(null, { status: 204 }) : whepResponse(++posts),
+  );
+  vi.stubGlobal('fetch', fetch);
+  const lookup = vi.fn(async () => session);
+  const video = document.createElement('video');
+  // jsdom has no media playback.
+  video.play = () => Promise.resolve();
+  const player = new Player({
+    video,
+    lookupSession: lookup,
+    createPeerConnection: (config) => new FakePeerConnection(config) as unknown as RTCPeerConnection,
+    reconnect: { initialDelayMs: 1000, jitter: 0, maxAttempts: 3 },
+    resize: { enabled: false },
+    ...overrides,
+  });
+  const states: PlayerState[] = [];
+  player.addEventListener('state', (s) => states.push(s));
+  return { player, states, fetch, lookup, video };
+}
+
+const posts = (h: Harness) => h.fetch.mock.calls.filter(([, init]) => init?.method === 'POST');
+const lastPeer = () => FakePeerConnection.created.at(-1)!;
+
+async function play(h: Harness) {
+  await vi.advanceTimersByTimeAsync(0);
+  lastPeer().fireTrack();
+  h.video.dispatchEvent(new Event('loadeddata'));
+  await vi.advanceTimersByTimeAsync(0);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakePeerConnection.created = [];
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('Player', () => {
+  it('offers recvonly video and two channels, posts WHEP to the route and rewrites the candidate', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    const pc = lastPeer();
+    expect(pc.transceivers).toEqual([{ kind: 'video', direction: 'recvonly' }]);
+    expect(pc.channels.map((c) => c.label)).toEqual(['input', 'messages']);
+    const [url, init] = posts(h)[0]!;
+    expect(url).toBe('http://stream.example.org:49210/whep');
+    expect(init.headers).toEqual({ 'Content-Type': 'application/sdp' });
+    expect(init.body).toContain('a=recvonly');
+    expect(pc.remoteDescription?.sdp).toContain(' stream.example.org 31000 typ host');
+    expect(h.states.map((s) => s.kind)).toEqual(['connecting', 'waiting-for-video', 'playing']);
+    expect(h.video.srcObject).toEqual({ id: 'stream' });
+  });
+
+  it('numbers input events and sends application messages both ways', async () => {
+    const h = setup();
+    const messages: unknown[] = [];
+    h.player.addEventListener('message', (m) => messages.push(m));
+    h.player.connect();
+    await play(h);
+    const pc = lastPeer();
+    pc.channel('input').open();
+    pc.channel('messages').open();
+    expect(h.player.sendInput({ type: 'keydown', key: 'a', code: 'KeyA' })).toBe(true);
+    expect(h.player.sendInput({ type: 'pointermove', x: 1, y: 2, buttons: 0 })).toBe(true);
+    expect(pc.channel('input').sent.map((s) => JSON.parse(s))).toEqual([
+      { type: 'keydown', key: 'a', code: 'KeyA', seq: 1 },
+      { type: 'pointermove', x: 1, y: 2, buttons: 0, seq: 2 },
+    ]);
+    expect(h.player.sendMessage('openStageRequest', { url: 'a.usd' })).toBe(true);
+    expect(JSON.parse(pc.channel('messages').sent[0]!)).toEqual({
+      event_type: 'openStageRequest',
+      payload: { url: 'a.usd' },
+    });
+    pc.channel('messages').receive('{"event_type":"openedStageResult","payload":{"result":"success"}}');
+    expect(messages).toMatchObject([
+      { direction: 'out', event_type: 'openStageRequest' },
+      { direction: 'in', event_type: 'openedStageResult', payload: { result: 'success' } },
+    ]);
+  });
+
+  it('asks for a watch-only viewer and sends no input in watch mode', async () => {
+    const h = setup({ mode: 'watch' });
+    h.player.connect();
+    await play(h);
+    lastPeer().channel('input').open();
+    expect(posts(h)[0]![0]).toBe('http://stream.example.org:49210/whep?mode=watch');
+    expect(h.player.sendInput({ type: 'keydown', key: 'a', code: 'KeyA' })).toBe(false);
+  });
+
+  it('reconnects with backoff after the connection fails and plays again', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    lastPeer().setConnectionState('failed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.states.at(-1)).toMatchObject({ kind: 'reconnecting', attempt: 1, delayMs: 1000 });
+    expect(FakePeerConnection.created[0]!.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(posts(h)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await play(h);
+    expect(posts(h)).toHaveLength(2);
+    expect(h.states.at(-1)).toEqual({ kind: 'playing' });
+  });
+
+  it('treats the application closing the messages channel as a lost connection', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    lastPeer().channel('messages').close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.states.at(-1)?.kind).toBe('reconnecting');
+  });
+
+  it('says the session ended, and never reconnects, when the session is gone after a drop', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    h.lookup.mockResolvedValue({ status: 'ended', reason: 'This session has ended.' });
+    lastPeer().setConnectionState('failed');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.states.at(-1)).toEqual({ kind: 'ended', reason: 'This session has ended.' });
+    expect(posts(h)).toHaveLength(1);
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(posts(h)).toHaveLength(1);
+  });
+
+  it('ends at once when the session is already gone', async () => {
+    const h = setup({}, { status: 'ended', reason: 'gone' });
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.states.map((s) => s.kind)).toEqual(['connecting', 'ended']);
+    expect(h.fetch).not.toHaveBeenCalled();
+  });
+
+  it('fails after the last attempt, with a retry that connects again', async () => {
+    const h = setup();
+    h.fetch.mockImplementation(async () => new Response('busy', { status: 503 }));
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000);
+    const kinds = h.states.map((s) => s.kind);
+    expect(kinds.filter((k) => k === 'reconnecting')).toHaveLength(3);
+    expect(h.states.at(-1)).toMatchObject({ kind: 'failed', reason: expect.stringContaining('503') });
+    h.fetch.mockImplementation(async () => whepResponse(9));
+    h.player.retry();
+    await play(h);
+    expect(h.states.at(-1)).toEqual({ kind: 'playing' });
+  });
+
+  it('disconnect() deletes the WHEP resource and stops reconnecting', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    const pc = lastPeer();
+    h.player.disconnect();
+    pc.setConnectionState('failed');
+    await vi.advanceTimersByTimeAsync(60_000);
+    const deletes = h.fetch.mock.calls.filter(([, init]) => init?.method === 'DELETE');
+    expect(deletes.map(([url]) => url)).toEqual(['http://stream.example.org:49210/whep/r1']);
+    expect(h.states.at(-1)).toEqual({ kind: 'disconnected' });
+    expect(posts(h)).toHaveLength(1);
+  });
+
+  it('keeps playing when the signaling server goes away after connecting', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    h.fetch.mockRejectedValue(new TypeError('Failed to fetch'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.player.state).toEqual({ kind: 'playing' });
+  });
+
+  it('retries while the session is pending, and when the service cannot be reached', async () => {
+    const h = setup({}, { status: 'pending', message: 'Starting' });
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.states.at(-1)).toMatchObject({ kind: 'reconnecting', reason: 'Starting' });
+    h.lookup.mockRejectedValueOnce(new Error('offline'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.states.at(-1)).toMatchObject({
+      kind: 'reconnecting',
+      attempt: 2,
+      reason: expect.stringMatching(/offline/),
+    });
+  });
+
+  it('samples stats every interval into a history', async () => {
+    const h = setup({ statsIntervalMs: 1000 });
+    const samples: unknown[] = [];
+    h.player.addEventListener('stats', (s) => samples.push(s));
+    h.player.connect();
+    await play(h);
+    lastPeer().stats.set('in', { type: 'inbound-rtp', kind: 'video', framesDecoded: 10, frameWidth: 640 });
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(samples).toHaveLength(3);
+    expect(h.player.statsHistory.at(-1)).toMatchObject({ framesDecoded: 10, width: 640 });
+  });
+});

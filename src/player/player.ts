@@ -1,0 +1,263 @@
+/**
+ * The one object a page uses to watch a session: it looks the session up, negotiates through a signaling
+ * transport, shows the video, forwards input, samples stats and reconnects when media is lost.
+ * Failures are `state` events, never rejected promises.
+ */
+import { parseAppMessage } from './data-channels/app-messages';
+import { PeerSession } from './connection/peer-session';
+import { TypedEmitter } from './events/typed-emitter';
+import { InputController } from './input/input-controller';
+import type { InputEvent } from './input/input-events';
+import type { PlayerEvents, PlayerOptions, PlayerState } from './player-types';
+import { ReconnectPolicy } from './reconnect/reconnect-policy';
+import { parseRoutes, RoutesError } from './routes/parse-routes';
+import { WhepTransport } from './signaling/whep-transport';
+import { sampleStats, StatsHistory, type StatsCounters } from './stats/stats-sample';
+import { StreamResizer } from './input/stream-resizer';
+
+function mark(name: string) {
+  // Marks feed bench/launch.ts; a page without the User Timing API still plays.
+  globalThis.performance?.mark?.(name);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Watches one session in one video element. */
+export class Player extends TypedEmitter<PlayerEvents> {
+  private current: PlayerState = { kind: 'idle' };
+  private peer: PeerSession | undefined;
+  private input: InputController | undefined;
+  private resizer: StreamResizer | undefined;
+  private readonly policy: ReconnectPolicy;
+  private readonly history = new StatsHistory();
+  private generation = 0;
+  private seq = 0;
+  private stopped = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
+  private statsTimer: ReturnType<typeof setInterval> | undefined;
+  private counters: StatsCounters | undefined;
+  private videoCleanup: (() => void) | undefined;
+
+  constructor(private readonly options: PlayerOptions) {
+    super();
+    this.policy = new ReconnectPolicy(options.reconnect);
+  }
+
+  /** The current state. */
+  get state(): PlayerState {
+    return this.current;
+  }
+
+  /** The stats samples of the last minute, oldest first. */
+  get statsHistory() {
+    return this.history.list();
+  }
+
+  /** Sequence number of the last input event sent (the application echoes the last one it applied). */
+  get lastInputSeq(): number {
+    return this.seq;
+  }
+
+  /** Starts connecting; does nothing after the session ended or while already connected. */
+  connect(): void {
+    if (this.current.kind === 'ended' || this.peer) return;
+    this.stopped = false;
+    this.policy.reset();
+    void this.attempt(1);
+  }
+
+  /** Tries again at once: from `failed`, or to skip a reconnect countdown. */
+  retry(): void {
+    if (this.current.kind !== 'failed' && this.current.kind !== 'reconnecting') return;
+    clearTimeout(this.retryTimer);
+    this.policy.reset();
+    this.stopped = false;
+    void this.attempt(1);
+  }
+
+  /** Stops watching and ends this viewer at the application; no reconnect follows. */
+  disconnect(): void {
+    this.stopped = true;
+    this.teardown();
+    if (this.current.kind !== 'ended') this.setState({ kind: 'disconnected' });
+  }
+
+  /** Says the session is over (the page ended it, or learnt so from the service); no reconnect follows. */
+  markEnded(reason = 'This session has ended.'): void {
+    this.stopped = true;
+    this.teardown();
+    this.setState({ kind: 'ended', reason });
+  }
+
+  /** Sends an application event on `messages`; false when the channel is not open. */
+  sendMessage(eventType: string, payload: Record<string, unknown> = {}): boolean {
+    const channel = this.peer?.messages;
+    if (channel?.readyState !== 'open') return false;
+    channel.send(JSON.stringify({ event_type: eventType, payload }));
+    this.emit('message', { direction: 'out', event_type: eventType, payload, time: Date.now() });
+    return true;
+  }
+
+  /** Sends an input event (numbered) on `input`; false when it cannot be sent or the viewer only watches. */
+  sendInput(event: InputEvent): boolean {
+    const channel = this.peer?.input;
+    if (this.options.mode === 'watch' || channel?.readyState !== 'open') return false;
+    this.seq += 1;
+    channel.send(JSON.stringify({ ...event, seq: this.seq }));
+    return true;
+  }
+
+  private setState(state: PlayerState) {
+    this.current = state;
+    this.emit('state', state);
+  }
+
+  private async attempt(attempt: number) {
+    const generation = ++this.generation;
+    const stale = () => generation !== this.generation || this.stopped;
+    this.setState({ kind: 'connecting', attempt });
+    mark('sg:connect-start');
+    let lookup;
+    try {
+      lookup = await this.options.lookupSession();
+    } catch (error) {
+      if (!stale()) this.lost(`The service could not be reached: ${message(error)}`, false);
+      return;
+    }
+    if (stale()) return;
+    if (lookup.status === 'ended') return this.markEnded(lookup.reason);
+    if (lookup.status === 'pending')
+      return this.lost(lookup.message ?? 'The session is not ready yet.', false);
+    let endpoint;
+    try {
+      endpoint = parseRoutes(lookup.routes);
+    } catch (error) {
+      return this.lost(error instanceof RoutesError ? error.message : message(error), false);
+    }
+    const mode = this.options.mode ?? 'control';
+    const peer = new PeerSession(this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)), {
+      onTrack: (stream) => this.showStream(stream, generation),
+      onMessage: (data) => {
+        const parsed = parseAppMessage(data);
+        if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
+      },
+      onInputOpen: () => this.resizer?.sendNow(),
+      onLost: (reason) => {
+        if (generation === this.generation) this.lost(reason, true);
+      },
+    });
+    this.peer = peer;
+    this.connectTimer = setTimeout(
+      () => this.lost('No video arrived in time.', true),
+      this.options.connectTimeoutMs ?? 15_000,
+    );
+    try {
+      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode);
+    } catch (error) {
+      if (!stale()) this.lost(message(error), true);
+      return;
+    }
+    if (stale()) return;
+    mark('sg:answer');
+    if (this.current.kind === 'connecting') this.setState({ kind: 'waiting-for-video', attempt });
+    this.startStats();
+    if (mode === 'control') this.attachInput();
+  }
+
+  private showStream(stream: MediaStream, generation: number) {
+    const { video } = this.options;
+    this.videoCleanup?.();
+    video.srcObject = stream;
+    const onFrame = () => {
+      if (generation !== this.generation || this.current.kind === 'playing') return;
+      clearTimeout(this.connectTimer);
+      mark('sg:first-frame');
+      this.policy.reset();
+      this.setState({ kind: 'playing' });
+    };
+    // Whichever the browser reports first: a decoded frame, loaded data, or playback.
+    const events = ['loadeddata', 'playing'] as const;
+    for (const type of events) video.addEventListener(type, onFrame);
+    this.videoCleanup = () => {
+      for (const type of events) video.removeEventListener(type, onFrame);
+    };
+    video.requestVideoFrameCallback?.(onFrame);
+    const played = video.play?.();
+    // Autoplay may be refused until a gesture; the picture then waits for one, the connection does not fail.
+    played?.catch?.(() => undefined);
+  }
+
+  private attachInput() {
+    const { video } = this.options;
+    this.input?.detach();
+    this.input = new InputController({
+      element: video,
+      streamSize: () => ({ width: video.videoWidth, height: video.videoHeight }),
+      send: (event) => this.sendInput(event),
+      keepKey: this.options.keepKey,
+    });
+    if (this.options.resize?.enabled !== false && !this.resizer) {
+      this.resizer = new StreamResizer(video, this.options.resize ?? {}, (w, h) =>
+        this.sendInput({ type: 'resize', width: w, height: h }),
+      );
+    }
+  }
+
+  private startStats() {
+    clearInterval(this.statsTimer);
+    this.counters = undefined;
+    this.statsTimer = setInterval(async () => {
+      const pc = this.peer?.pc;
+      if (!pc) return;
+      try {
+        const { sample, counters } = sampleStats(await pc.getStats(), this.counters, Date.now());
+        this.counters = counters;
+        this.history.push(sample);
+        this.emit('stats', sample);
+      } catch {
+        // A closing peer may refuse getStats; the next sample comes from the next peer.
+      }
+    }, this.options.statsIntervalMs ?? 1000);
+  }
+
+  /** Media stopped: find out whether the session still exists, then back off and try again. */
+  private lost(reason: string, checkSession: boolean) {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    this.teardown();
+    const schedule = () => {
+      if (this.stopped || generation !== this.generation) return;
+      const next = this.policy.next();
+      if (!next) return this.setState({ kind: 'failed', reason });
+      const retryAt = Date.now() + next.delayMs;
+      this.setState({ kind: 'reconnecting', attempt: next.attempt, delayMs: next.delayMs, retryAt, reason });
+      this.retryTimer = setTimeout(() => void this.attempt(next.attempt), next.delayMs);
+    };
+    if (!checkSession) return schedule();
+    this.options.lookupSession().then(
+      (lookup) => {
+        if (this.stopped || generation !== this.generation) return;
+        if (lookup.status === 'ended') this.markEnded(lookup.reason);
+        else schedule();
+      },
+      () => schedule(),
+    );
+  }
+
+  private teardown() {
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.connectTimer);
+    clearInterval(this.statsTimer);
+    this.videoCleanup?.();
+    this.videoCleanup = undefined;
+    this.input?.detach();
+    this.input = undefined;
+    this.resizer?.dispose();
+    this.resizer = undefined;
+    this.peer?.close();
+    this.peer = undefined;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * How a player exchanges its offer and answer with an application. WHEP is the first implementation; another
+ * protocol (NVIDIA's streaming library, for instance) implements this interface and nothing else changes.
+ */
+import type { StreamEndpoint } from '../routes/parse-routes';
+
+/** Who is connecting and how. */
+export interface SignalingRequest {
+  endpoint: StreamEndpoint;
+  /** The local SDP offer. */
+  offer: string;
+  /** Watch-only viewers receive the stream but their input is ignored. */
+  mode: 'control' | 'watch';
+}
+
+/** A negotiated viewer at the application. */
+export interface SignalingSession {
+  /** The application's SDP answer, before any candidate rewrite. */
+  answer: string;
+  /** Ends this viewer at the application; never throws, since the application may already be gone. */
+  close(): Promise<void>;
+}
+
+/** Why signaling failed; `status` is the HTTP status where there was one. */
+export class SignalingError extends Error {
+  override readonly name = 'SignalingError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Exchanges one offer for one answer. Implementations reject with SignalingError. */
+export interface SignalingTransport {
+  negotiate(request: SignalingRequest, signal?: AbortSignal): Promise<SignalingSession>;
+}

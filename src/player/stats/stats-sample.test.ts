@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { sampleStats, StatsHistory } from './stats-sample';
+
+function report(entries: Record<string, Record<string, unknown>>): RTCStatsReport {
+  return new Map(Object.entries(entries)) as unknown as RTCStatsReport;
+}
+
+const base = {
+  codec1: { type: 'codec', mimeType: 'video/VP8' },
+  t1: { type: 'transport', selectedCandidatePairId: 'p1' },
+  p1: { type: 'candidate-pair', currentRoundTripTime: 0.004, remoteCandidateId: 'rc' },
+  rc: { type: 'remote-candidate', candidateType: 'host' },
+};
+
+describe('sampleStats', () => {
+  it('derives bitrate, fps and decode time from two reports', () => {
+    const first = sampleStats(
+      report({
+        ...base,
+        in1: { type: 'inbound-rtp', kind: 'video', timestamp: 1000, bytesReceived: 0, framesDecoded: 0 },
+      }),
+      undefined,
+      1,
+    );
+    expect(first.sample.bitrateKbps).toBeUndefined();
+    const second = sampleStats(
+      report({
+        ...base,
+        in1: {
+          type: 'inbound-rtp',
+          kind: 'video',
+          codecId: 'codec1',
+          timestamp: 3000,
+          bytesReceived: 250_000,
+          framesDecoded: 60,
+          totalDecodeTime: 0.12,
+          frameWidth: 640,
+          frameHeight: 360,
+          packetsLost: 1,
+          packetsReceived: 99,
+          jitter: 0.002,
+        },
+      }),
+      first.counters,
+      2,
+    );
+    expect(second.sample).toMatchObject({
+      time: 2,
+      bitrateKbps: 1000,
+      fps: 30,
+      width: 640,
+      height: 360,
+      codec: 'VP8',
+      packetsLost: 1,
+      packetLossPercent: 1,
+      candidateType: 'host',
+      framesDecoded: 60,
+    });
+    expect(second.sample.decodeMs).toBeCloseTo(2);
+    expect(second.sample.rttMs).toBeCloseTo(4);
+    expect(second.sample.jitterMs).toBeCloseTo(2);
+  });
+
+  it('gives an empty sample before any video arrives', () => {
+    const { sample, counters } = sampleStats(report({}), undefined, 5);
+    expect(sample).toEqual({ time: 5 });
+    expect(counters).toBeUndefined();
+  });
+});
+
+describe('StatsHistory', () => {
+  it('keeps only the last window', () => {
+    const history = new StatsHistory(60_000);
+    for (let t = 0; t <= 90_000; t += 1000) history.push({ time: t });
+    const list = history.list();
+    expect(list[0]?.time).toBe(30_000);
+    expect(list.at(-1)?.time).toBe(90_000);
+    expect(list).toHaveLength(61);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * A stand-in for RTCPeerConnection with just the surface the player uses, so that the facade can be tested
+ * under jsdom (which has no WebRTC). Tests drive it: fire a track, open channels, change the connection state.
+ */
+
+/** A data channel whose sent messages are recorded. */
+export class FakeDataChannel extends EventTarget {
+  readyState: RTCDataChannelState = 'connecting';
+  readonly sent: string[] = [];
+  constructor(readonly label: string) {
+    super();
+  }
+  send(data: string) {
+    if (this.readyState !== 'open') throw new Error('channel not open');
+    this.sent.push(data);
+  }
+  open() {
+    this.readyState = 'open';
+    this.dispatchEvent(new Event('open'));
+  }
+  receive(data: string) {
+    this.dispatchEvent(new MessageEvent('message', { data }));
+  }
+  close() {
+    if (this.readyState === 'closed') return;
+    this.readyState = 'closed';
+    this.dispatchEvent(new Event('close'));
+  }
+}
+
+/** Records what the player did with the connection. */
+export class FakePeerConnection extends EventTarget {
+  static created: FakePeerConnection[] = [];
+  readonly channels: FakeDataChannel[] = [];
+  readonly transceivers: { kind: string; direction?: string }[] = [];
+  connectionState: RTCPeerConnectionState = 'new';
+  localDescription: { type: string; sdp: string } | null = null;
+  remoteDescription: { type: string; sdp: string } | null = null;
+  closed = false;
+  stats = new Map<string, Record<string, unknown>>();
+
+  constructor(readonly config: RTCConfiguration) {
+    super();
+    FakePeerConnection.created.push(this);
+  }
+  addTransceiver(kind: string, init?: { direction?: string }) {
+    this.transceivers.push({ kind, direction: init?.direction });
+  }
+  createDataChannel(label: string) {
+    const channel = new FakeDataChannel(label);
+    this.channels.push(channel);
+    return channel;
+  }
+  channel(label: string): FakeDataChannel {
+    const found = this.channels.find((c) => c.label === label);
+    if (!found) throw new Error(`no channel ${label}`);
+    return found;
+  }
+  async createOffer() {
+    const media = this.transceivers
+      .map((t) => `m=${t.kind} 9 UDP/TLS/RTP/SAVPF 96\r\na=${t.direction}\r\n`)
+      .join('');
+    return { type: 'offer', sdp: `v=0\r\n${media}m=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n` };
+  }
+  async setLocalDescription(description: { type: string; sdp: string }) {
+    this.localDescription = description;
+  }
+  async setRemoteDescription(description: { type: string; sdp: string }) {
+    this.remoteDescription = description;
+  }
+  async getStats() {
+    return this.stats;
+  }
+  close() {
+    this.closed = true;
+    this.connectionState = 'closed';
+    for (const channel of this.channels) channel.readyState = 'closed';
+  }
+  /** The application sends its video track. */
+  fireTrack() {
+    const event = new Event('track') as Event & { streams: unknown[]; track: unknown };
+    event.streams = [{ id: 'stream' }];
+    event.track = {};
+    this.dispatchEvent(event);
+  }
+  setConnectionState(state: RTCPeerConnectionState) {
+    this.connectionState = state;
+    this.dispatchEvent(new Event('connectionstatechange'));
+  }
+}
