@@ -217,8 +217,12 @@ export interface components {
             source_port: number;
         };
         SessionStatus: {
-            /** @enum {string} */
-            condition: "pending" | "ready";
+            /**
+             * @description `failed` appears only in `GET /stream` lists (a failed session's own URL answers 410 with the reason
+             *     for a while, then 404); `GET /stream/{session_id}` and `POST /stream` answer pending or ready.
+             * @enum {string}
+             */
+            condition: "pending" | "ready" | "failed";
             message: string;
             /** @description true when ready. */
             status: boolean;

@@ -1,0 +1,91 @@
+/**
+ * Builds the service: the API under /api, the portal at /, health and metrics. It does not listen;
+ * server/main.ts does, and tests call `app.inject()`.
+ */
+import fastifyCors from '@fastify/cors';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { TokenStore } from './auth/tokens.ts';
+import type { Catalog } from './catalog/model.ts';
+import type { ServiceConfig } from './config.ts';
+import { installAuth } from './http/auth-hook.ts';
+import { BODY_LIMIT, errorHandler } from './http/error-handler.ts';
+import { HttpError } from './http/errors.ts';
+import { installMetrics } from './http/metrics.ts';
+import { installPortal } from './http/portal.ts';
+import { cfgRoutes } from './routes/cfg.ts';
+import { streamRoutes } from './routes/stream.ts';
+import type { SessionManager } from './sessions/types.ts';
+
+/** What the app uses but does not build itself, so that tests can choose each part. */
+export interface AppDeps {
+  catalog: Catalog;
+  manager: SessionManager;
+  /** null: no authentication. */
+  tokens: TokenStore | null;
+  /** Node process metrics (event loop, memory) in /metrics; off in tests, where apps share one process. */
+  processMetrics?: boolean;
+}
+
+/** Builds the Fastify app; it is ready to `inject()` or `listen()` once the promise resolves. */
+export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // Tokens never reach a log line, whatever a serializer may print one day.
+            redact: ['req.headers.authorization', 'headers.authorization'],
+          },
+    // One line per request is written in onResponse below, with everything a reader needs.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    // Versions with pre-release and build parts can be long; the contract allows 256 characters.
+    routerOptions: { maxParamLength: 1024 },
+    // A malformed percent-encoding in a path is the caller's mistake, not a server error.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply)
+        .code(404)
+        .send({ detail: 'The address is malformed; check its percent-encoding.' });
+    },
+  });
+  app.setErrorHandler(errorHandler);
+
+  app.addHook('onRequest', async (request) => {
+    // Refuse declared oversize bodies before reading them, whatever their content type.
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > BODY_LIMIT) {
+      throw new HttpError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`);
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        user: request.principal?.user,
+      },
+      'request',
+    );
+  });
+
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
+  }
+  installAuth(app, deps.tokens);
+  installMetrics(app, deps.manager, deps.processMetrics ?? false);
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  await app.register(
+    async (api) => {
+      cfgRoutes(api, deps.catalog);
+      streamRoutes(api, deps.catalog, deps.manager, config.publicHost);
+    },
+    { prefix: '/api' },
+  );
+  await installPortal(app, config.staticDir);
+  await app.ready();
+  return app;
+}

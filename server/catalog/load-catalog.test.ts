@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CatalogError, loadCatalog, parseCatalog } from './load-catalog.ts';
+import { DEFAULT_SETTINGS } from './model.ts';
+import { filterApps, findApp, latestVersion, profilesFor, splitTags } from './queries.ts';
+
+const base = `applications:
+  - id: viewer
+    name: Viewer
+    description: A viewer.
+    tags: [a, b]
+    versions:
+      - version: 1.9.0
+        description: Nine.
+      - version: 1.10.0
+        description: Ten.
+      - version: 2.0.0-beta.11
+      - version: 2.0.0-rc.1
+      - version: 1.0.0+build.5
+  - id: early
+    name: Early
+    description: Only previews.
+    tags: [b]
+    versions:
+      - version: 0.1.0-alpha.2
+      - version: 0.1.0-alpha.10
+      - version: 0.1.0-alpha.9
+profiles:
+  - id: default
+    name: Default
+    description: Everything.
+    applications:
+      - id: "*"
+        versions: ["*"]
+  - id: ten
+    name: Ten only
+    description: Just 1.10.0 of viewer.
+    applications:
+      - id: viewer
+        versions: [1.10.0]
+    settings: {width: 640, height: 360, startup_timeout_s: 5}
+`;
+
+function errorOf(text: string): string {
+  try {
+    parseCatalog(text, 'cat.yaml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogError);
+    return (error as Error).message;
+  }
+  throw new Error('the catalog was accepted');
+}
+
+describe('parseCatalog', () => {
+  const catalog = parseCatalog(base, 'cat.yaml');
+  const viewer = findApp(catalog, 'viewer')!;
+
+  it('orders versions by SemVer precedence, newest first, keeping build metadata in the text', () => {
+    expect(viewer.versions.map((v) => v.version)).toEqual([
+      '2.0.0-rc.1',
+      '2.0.0-beta.11',
+      '1.10.0',
+      '1.9.0',
+      '1.0.0+build.5',
+    ]);
+  });
+
+  it('picks the highest release as latest, and the highest pre-release when there is no release', () => {
+    expect(latestVersion(viewer)?.version).toBe('1.10.0');
+    expect(latestVersion(findApp(catalog, 'early')!)?.version).toBe('0.1.0-alpha.10');
+  });
+
+  it('orders applications by name then id and filters on every tag', () => {
+    expect(catalog.apps.map((a) => a.id)).toEqual(['early', 'viewer']);
+    expect(filterApps(catalog, splitTags(['b'])).map((a) => a.id)).toEqual(['early', 'viewer']);
+    expect(filterApps(catalog, splitTags(['a,b'])).map((a) => a.id)).toEqual(['viewer']);
+    expect(filterApps(catalog, splitTags(['b', 'c'])).map((a) => a.id)).toEqual([]);
+  });
+
+  it('maps settings with defaults for the keys left out', () => {
+    const ten = catalog.profiles.find((p) => p.id === 'ten')!;
+    expect(ten.settings).toEqual({ ...DEFAULT_SETTINGS, width: 640, height: 360, startupTimeoutMs: 5000 });
+  });
+
+  it('resolves profile wildcards both in attachments and in the request', () => {
+    const ids = (a: string, v: string) => {
+      const scope = profilesFor(catalog, a, v);
+      return scope.ok ? scope.profiles.map((p) => p.id) : scope.missing;
+    };
+    expect(ids('viewer', '1.10.0')).toEqual(['default', 'ten']);
+    expect(ids('viewer', '1.9.0')).toEqual(['default']);
+    expect(ids('*', '*')).toEqual(['default', 'ten']);
+    expect(ids('*', '1.10.0')).toEqual(['default', 'ten']);
+    expect(ids('early', '*')).toEqual(['default']);
+    expect(ids('viewer', '*')).toEqual(['default', 'ten']);
+    expect(ids('nope', '*')).toBe('application');
+    expect(ids('viewer', '3.0.0')).toBe('version');
+  });
+
+  it('reports a YAML syntax error with its line', () => {
+    expect(errorOf('applications:\n  - id: [unclosed\nprofiles: []\n')).toMatch(
+      /^cat\.yaml:\d+: not valid YAML/,
+    );
+  });
+
+  it('reports duplicate application ids at the line of the second one', () => {
+    const text = `applications:
+  - id: x
+    name: X
+    versions: [{version: 1.0.0}]
+  - id: x
+    name: Y
+    versions: [{version: 1.0.0}]
+profiles: []
+`;
+    expect(errorOf(text)).toBe('cat.yaml:5: duplicate application id "x" (applications.1.id)');
+  });
+
+  it('names the line and the problem of a bad version, id, key or attachment', () => {
+    expect(errorOf(base.replace('1.9.0', 'v1.9.0'))).toMatch(/^cat\.yaml:7: "v1\.9\.0" is not SemVer/);
+    expect(errorOf(base.replace('1.9.0', '1.9'))).toMatch(/^cat\.yaml:7: write the version as text/);
+    expect(errorOf(base.replace('id: early', 'id: "bad id"'))).toMatch(
+      /^cat\.yaml:14: "bad id" is not a valid id/,
+    );
+    expect(errorOf(base.replace('tags: [b]', 'tagz: [b]'))).toMatch(/^cat\.yaml:17: unknown key "tagz"/);
+    expect(errorOf(base.replace('versions: [1.10.0]', 'versions: [1.11.0]'))).toMatch(
+      /^cat\.yaml:\d+: application "viewer" has no version "1\.11\.0"/,
+    );
+    expect(errorOf(base.replace('width: 640', 'width: 0'))).toMatch(/"width" must be a whole number/);
+    expect(errorOf('applications: []\n')).toMatch(/missing required key "profiles"/);
+  });
+
+  it('refuses two versions of equal precedence', () => {
+    expect(errorOf(base.replace('1.0.0+build.5', '1.9.0+build.5'))).toMatch(/same precedence/);
+  });
+
+  it('loads the repository catalog', async () => {
+    const repo = await loadCatalog(path.resolve(import.meta.dirname, '../../catalog.yaml'));
+    expect(repo.apps.length).toBeGreaterThanOrEqual(4);
+    await expect(loadCatalog('missing-catalog.yaml')).rejects.toThrow(/cannot read the catalog/);
+  });
+});

@@ -1,0 +1,251 @@
+/**
+ * Reads the catalog YAML (CONTRACT section 3) and checks it entirely before the service starts, so that a
+ * mistake is reported once, as `file:line: problem`, rather than surfacing as odd answers later.
+ */
+import { readFile } from 'node:fs/promises';
+import semver from 'semver';
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { LaunchSpec, ProfileSettings } from '../sessions/types.ts';
+import {
+  DEFAULT_SETTINGS,
+  IDENTIFIER,
+  SEMVER,
+  type Catalog,
+  type CatalogApp,
+  type CatalogProfile,
+  type CatalogVersion,
+  type ProfileAttachment,
+} from './model.ts';
+import { byNameThenId, compareVersionsDesc } from './queries.ts';
+
+/** The catalog cannot be used; the message names the file, the line and the problem. */
+export class CatalogError extends Error {
+  override name = 'CatalogError';
+}
+
+type Path = (string | number)[];
+type Obj = Record<string, unknown>;
+
+class Checker {
+  constructor(
+    private readonly file: string,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** The line of the deepest node that exists along `path` (a missing key is reported at its parent). */
+  line(path: Path): number {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node: unknown = this.doc.getIn(path.slice(0, depth), true);
+      if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
+    }
+    return 1;
+  }
+
+  fail(path: Path, problem: string): never {
+    const where = path.length > 0 ? ` (${path.join('.')})` : '';
+    throw new CatalogError(`${this.file}:${this.line(path)}: ${problem}${where}`);
+  }
+
+  object(value: unknown, path: Path, allowed: string[]): Obj {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      this.fail(path, 'expected a mapping');
+    const obj = value as Obj;
+    for (const key of Object.keys(obj)) {
+      if (!allowed.includes(key))
+        this.fail([...path, key], `unknown key "${key}"; expected one of ${allowed.join(', ')}`);
+    }
+    return obj;
+  }
+
+  list(value: unknown, path: Path): unknown[] {
+    if (!Array.isArray(value)) this.fail(path, 'expected a list');
+    return value;
+  }
+
+  text(obj: Obj, key: string, path: Path, optional = false): string {
+    const value = obj[key];
+    if (value === undefined && optional) return '';
+    if (value === undefined) this.fail(path, `missing required key "${key}"`);
+    if (typeof value !== 'string') this.fail([...path, key], `"${key}" must be text`);
+    return value;
+  }
+
+  id(obj: Obj, key: string, path: Path, wildcard = false): string {
+    const value = this.text(obj, key, path);
+    if (!(wildcard && value === '*') && !IDENTIFIER.test(value)) {
+      this.fail([...path, key], `"${value}" is not a valid id (letters, digits, ".", "_", "-"; at most 64)`);
+    }
+    return value;
+  }
+
+  integer(obj: Obj, key: string, path: Path, min: number, max: number, fallback: number): number {
+    const value = obj[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      this.fail([...path, key], `"${key}" must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  }
+}
+
+function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
+  const obj = c.object(value, path, ['command', 'env']);
+  const command = c.list(obj.command, [...path, 'command']);
+  if (command.length === 0) c.fail([...path, 'command'], '"command" must name a program');
+  command.forEach((arg, i) => {
+    if (typeof arg !== 'string') c.fail([...path, 'command', i], 'each command element must be text');
+  });
+  const launch: LaunchSpec = { command: command as string[] };
+  if (obj.env !== undefined) {
+    const raw = obj.env;
+    const env = c.object(
+      raw,
+      [...path, 'env'],
+      typeof raw === 'object' && raw !== null ? Object.keys(raw) : [],
+    );
+    for (const [key, v] of Object.entries(env)) {
+      if (typeof v !== 'string') c.fail([...path, 'env', key], `env "${key}" must be text (quote numbers)`);
+    }
+    launch.env = env as Record<string, string>;
+  }
+  return launch;
+}
+
+function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[] {
+  const entries = c.list(value, path);
+  if (entries.length === 0) c.fail(path, 'an application needs at least one version');
+  const versions = entries.map((entry, i): CatalogVersion => {
+    const at = [...path, i];
+    const obj = c.object(entry, at, ['version', 'description', 'launch']);
+    // YAML reads 1.2 or 1 as numbers; ask for quotes rather than guessing what was meant.
+    if (typeof obj.version === 'number')
+      c.fail([...at, 'version'], 'write the version as text, e.g. "1.2.0"');
+    const version = c.text(obj, 'version', at);
+    if (!SEMVER.test(version))
+      c.fail([...at, 'version'], `"${version}" is not SemVer (MAJOR.MINOR.PATCH[-PRE][+BUILD])`);
+    const result: CatalogVersion = { version, description: c.text(obj, 'description', at, true) };
+    if (obj.launch !== undefined) result.launch = checkLaunch(c, obj.launch, [...at, 'launch']);
+    return result;
+  });
+  versions.forEach((v, i) => {
+    const twin = versions.findIndex((other) => semver.compare(other.version, v.version) === 0);
+    if (twin !== i) {
+      c.fail(
+        [...path, i, 'version'],
+        `version "${v.version}" has the same precedence as "${versions[twin]?.version}"`,
+      );
+    }
+  });
+  return versions.sort(compareVersionsDesc);
+}
+
+function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
+  const obj = c.object(entry, path, ['id', 'name', 'description', 'tags', 'versions']);
+  const tags = c.list(obj.tags ?? [], [...path, 'tags']);
+  tags.forEach((tag, i) => {
+    if (typeof tag !== 'string' || tag === '' || tag.includes(',')) {
+      c.fail([...path, 'tags', i], 'a tag must be non-empty text without commas');
+    }
+  });
+  if (obj.versions === undefined) c.fail(path, 'missing required key "versions"');
+  return {
+    id: c.id(obj, 'id', path),
+    name: c.text(obj, 'name', path),
+    description: c.text(obj, 'description', path, true),
+    tags: tags as string[],
+    versions: checkVersions(c, obj.versions, [...path, 'versions']),
+  };
+}
+
+function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
+  if (value === undefined) return { ...DEFAULT_SETTINGS };
+  const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
+  const obj = c.object(value, path, [...keys, 'idle_timeout_min']);
+  const d = DEFAULT_SETTINGS;
+  const width = c.integer(obj, 'width', path, 16, 7680, d.width);
+  const height = c.integer(obj, 'height', path, 16, 4320, d.height);
+  const settings: ProfileSettings = {
+    width,
+    height,
+    fps: c.integer(obj, 'fps', path, 1, 240, d.fps),
+    maxWidth: c.integer(obj, 'max_width', path, width, 7680, Math.max(d.maxWidth, width)),
+    maxHeight: c.integer(obj, 'max_height', path, height, 4320, Math.max(d.maxHeight, height)),
+    startupTimeoutMs: c.integer(obj, 'startup_timeout_s', path, 1, 3600, d.startupTimeoutMs / 1000) * 1000,
+    maxLifetimeMs: c.integer(obj, 'max_lifetime_min', path, 1, 10_080, d.maxLifetimeMs / 60_000) * 60_000,
+    idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
+  };
+  return settings;
+}
+
+function checkProfile(c: Checker, entry: unknown, path: Path, apps: CatalogApp[]): CatalogProfile {
+  const obj = c.object(entry, path, ['id', 'name', 'description', 'applications', 'settings']);
+  if (obj.applications === undefined) c.fail(path, 'missing required key "applications"');
+  const attachments = c
+    .list(obj.applications, [...path, 'applications'])
+    .map((item, i): ProfileAttachment => {
+      const at = [...path, 'applications', i];
+      const a = c.object(item, at, ['id', 'versions']);
+      const id = c.id(a, 'id', at, true);
+      const app = apps.find((candidate) => candidate.id === id);
+      if (id !== '*' && !app) c.fail([...at, 'id'], `no application has id "${id}"`);
+      const versions = c.list(a.versions ?? ['*'], [...at, 'versions']).map((v, j) => {
+        if (typeof v !== 'string' || (v !== '*' && !SEMVER.test(v))) {
+          c.fail([...at, 'versions', j], 'each version must be "*" or a SemVer text');
+        }
+        if (app && v !== '*' && !app.versions.some((known) => known.version === v)) {
+          c.fail([...at, 'versions', j], `application "${id}" has no version "${v}"`);
+        }
+        return v;
+      });
+      return { id, versions };
+    });
+  return {
+    id: c.id(obj, 'id', path),
+    name: c.text(obj, 'name', path),
+    description: c.text(obj, 'description', path, true),
+    settings: checkSettings(c, obj.settings, [...path, 'settings']),
+    attachments,
+  };
+}
+
+function firstDuplicate(ids: string[]): number {
+  return ids.findIndex((id, i) => ids.indexOf(id) !== i);
+}
+
+/** Parses and checks catalog text; `file` is only used in messages. */
+export function parseCatalog(text: string, file: string): Catalog {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = yamlError.linePos?.[0]?.line ?? 1;
+    throw new CatalogError(`${file}:${line}: not valid YAML: ${yamlError.message.split('\n')[0]}`);
+  }
+  const c = new Checker(file, doc, lines);
+  const root = c.object(doc.toJS() ?? {}, [], ['applications', 'profiles']);
+  if (root.applications === undefined) c.fail([], 'missing required key "applications"');
+  if (root.profiles === undefined) c.fail([], 'missing required key "profiles"');
+  const apps = c.list(root.applications, ['applications']).map((a, i) => checkApp(c, a, ['applications', i]));
+  const dupApp = firstDuplicate(apps.map((a) => a.id));
+  if (dupApp >= 0) c.fail(['applications', dupApp, 'id'], `duplicate application id "${apps[dupApp]?.id}"`);
+  const profiles = c
+    .list(root.profiles, ['profiles'])
+    .map((p, i) => checkProfile(c, p, ['profiles', i], apps));
+  const dupProfile = firstDuplicate(profiles.map((p) => p.id));
+  if (dupProfile >= 0)
+    c.fail(['profiles', dupProfile, 'id'], `duplicate profile id "${profiles[dupProfile]?.id}"`);
+  return { apps: apps.sort(byNameThenId), profiles: profiles.sort(byNameThenId) };
+}
+
+/** Reads and checks the catalog file; throws CatalogError naming the file and line. */
+export async function loadCatalog(file: string): Promise<Catalog> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CatalogError(`${file}: cannot read the catalog (${code}); set STREAMGATE_CATALOG to its path.`);
+  }
+  return parseCatalog(text, file);
+}

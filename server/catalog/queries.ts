@@ -1,0 +1,74 @@
+/**
+ * Lookups over a loaded catalog: tag filtering (CONTRACT 8), version order and `latest` (CONTRACT 7),
+ * and which profiles apply to an (application, version) pair, wildcards included (CONTRACT 9).
+ */
+import semver from 'semver';
+import type { Catalog, CatalogApp, CatalogProfile, CatalogVersion } from './model.ts';
+
+/** Name, then id, by code point so that the order does not depend on the machine's locale. */
+export function byNameThenId(a: { name: string; id: string }, b: { name: string; id: string }): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return 0;
+}
+
+/** Newest first by SemVer precedence; build metadata does not count, so ties fall back to the text. */
+export function compareVersionsDesc(a: CatalogVersion, b: CatalogVersion): number {
+  return semver.compare(b.version, a.version) || (a.version < b.version ? 1 : a.version > b.version ? -1 : 0);
+}
+
+/**
+ * Tags from the query: repeatable (`tags=a&tags=b`) and comma forms (`tags=a,b`) mean the same.
+ * Empty entries are dropped, so `tags=` filters nothing.
+ */
+export function splitTags(raw: string[]): string[] {
+  return raw.flatMap((entry) => entry.split(',')).filter((tag) => tag !== '');
+}
+
+/** Applications that carry every given tag, in catalog order (name, then id). */
+export function filterApps(catalog: Catalog, tags: string[]): CatalogApp[] {
+  return catalog.apps.filter((app) => tags.every((tag) => app.tags.includes(tag)));
+}
+
+export function findApp(catalog: Catalog, id: string): CatalogApp | undefined {
+  return catalog.apps.find((app) => app.id === id);
+}
+
+/** The exact version text (build metadata included), or undefined. */
+export function findVersion(app: CatalogApp, version: string): CatalogVersion | undefined {
+  return app.versions.find((v) => v.version === version);
+}
+
+/** The highest release; an application with only pre-releases gets the highest of those. */
+export function latestVersion(app: CatalogApp): CatalogVersion | undefined {
+  return app.versions.find((v) => semver.prerelease(v.version) === null) ?? app.versions[0];
+}
+
+/**
+ * Whether `profile` applies to the request's application and version. `*` on either side matches
+ * anything: an attachment `*` matches every application, and a request `*` matches every attachment.
+ */
+export function profileApplies(profile: CatalogProfile, appId: string, version: string): boolean {
+  return profile.attachments.some(
+    (attachment) =>
+      (appId === '*' || attachment.id === '*' || attachment.id === appId) &&
+      (version === '*' || attachment.versions.some((v) => v === '*' || v === version)),
+  );
+}
+
+/** Outcome of resolving the (application, version) of a profile lookup. */
+export type ProfileScope =
+  { ok: true; profiles: CatalogProfile[] } | { ok: false; missing: 'application' | 'version' };
+
+/**
+ * Profiles for `(appId, version)`, either may be `*`. A named application that does not exist, or a
+ * named version that the named application does not have, is reported as missing (404).
+ */
+export function profilesFor(catalog: Catalog, appId: string, version: string): ProfileScope {
+  if (appId !== '*') {
+    const app = findApp(catalog, appId);
+    if (!app) return { ok: false, missing: 'application' };
+    if (version !== '*' && !findVersion(app, version)) return { ok: false, missing: 'version' };
+  }
+  return { ok: true, profiles: catalog.profiles.filter((p) => profileApplies(p, appId, version)) };
+}

@@ -1,0 +1,127 @@
+/**
+ * Service settings from the environment (CONTRACT section 2). Every value is checked here so that a bad
+ * setting stops start-up with one message naming the variable, instead of failing later on a request.
+ */
+import path from 'node:path';
+
+/** A setting that cannot be used; its message names the variable and what is wrong. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  catalogPath: string;
+  dataDir: string;
+  /** Tokens file; null means no authentication (every caller is `anonymous` with every role). */
+  tokensPath: string | null;
+  publicHost: string;
+  portRange: { first: number; last: number };
+  capacity: number;
+  queueLimit: number;
+  allowAnonymous: boolean;
+  /** The built portal; served at `/` with a fallback to index.html. */
+  staticDir: string;
+  /** Origins allowed to call the API from a browser besides the service's own. */
+  corsOrigins: string[];
+  logLevel: string;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}=${raw} is not a whole number.`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name}=${raw} must be between ${min} and ${max}.`);
+  return value;
+}
+
+function portRange(env: NodeJS.ProcessEnv): { first: number; last: number } {
+  const raw = env.STREAMGATE_PORT_RANGE ?? '47000-47999';
+  const match = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(raw);
+  if (!match) throw new ConfigError(`STREAMGATE_PORT_RANGE=${raw} must look like 47000-47999.`);
+  const first = Number(match[1]);
+  const last = Number(match[2]);
+  if (first < 1024 || last > 65535 || first > last) {
+    throw new ConfigError(
+      `STREAMGATE_PORT_RANGE=${raw} must be two ports from 1024 to 65535, the first not above the last.`,
+    );
+  }
+  // Each session takes two ports (signaling and media).
+  if (last - first + 1 < 2)
+    throw new ConfigError(`STREAMGATE_PORT_RANGE=${raw} must hold at least two ports.`);
+  return { first, last };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name}=${env[name]} must be 1 or 0.`);
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function origins(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(
+        `STREAMGATE_CORS_ORIGINS: "${origin}" is not an origin like https://portal.example.com.`,
+      );
+    }
+    if (parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `STREAMGATE_CORS_ORIGINS: "${origin}" must be a bare origin (scheme, host, port).`,
+      );
+    }
+    return parsed.origin;
+  });
+}
+
+/** Reads and checks every setting; throws ConfigError with one clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const host = (env.HOST ?? '127.0.0.1').trim();
+  if (host === '') throw new ConfigError('HOST is empty; use an address such as 127.0.0.1.');
+  const tokensPath = env.STREAMGATE_TOKENS?.trim() ? path.resolve(env.STREAMGATE_TOKENS.trim()) : null;
+  const allowAnonymous = flag(env, 'STREAMGATE_ALLOW_ANONYMOUS');
+  if (!isLoopback(host) && tokensPath === null && !allowAnonymous) {
+    throw new ConfigError(
+      `HOST=${host} is reachable from other machines but STREAMGATE_TOKENS is not set: ` +
+        'set a tokens file, or STREAMGATE_ALLOW_ANONYMOUS=1 to allow anyone.',
+    );
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL=${env.LOG_LEVEL} must be one of ${LOG_LEVELS.join(', ')}.`);
+  }
+  const publicHost = (env.STREAMGATE_PUBLIC_HOST ?? '127.0.0.1').trim();
+  if (!/^[A-Za-z0-9.:-]+$/.test(publicHost)) {
+    throw new ConfigError(`STREAMGATE_PUBLIC_HOST=${publicHost} must be a host name or an IP address.`);
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    catalogPath: path.resolve(env.STREAMGATE_CATALOG?.trim() || path.join(repoRoot, 'catalog.yaml')),
+    dataDir: path.resolve(env.STREAMGATE_DATA_DIR?.trim() || path.join(repoRoot, '.streamgate')),
+    tokensPath,
+    publicHost,
+    portRange: portRange(env),
+    capacity: integer(env, 'STREAMGATE_CAPACITY', 2, 1, 1024),
+    queueLimit: integer(env, 'STREAMGATE_QUEUE_LIMIT', 16, 0, 100_000),
+    allowAnonymous,
+    staticDir: path.resolve(env.STREAMGATE_STATIC_DIR?.trim() || path.join(repoRoot, 'dist')),
+    corsOrigins: origins(env.STREAMGATE_CORS_ORIGINS),
+    logLevel,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Prometheus metrics at GET /metrics: sessions by state, queue length and request durations.
+ * A registry per app, so that several apps in one process (tests, benchmarks) do not share counters.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SessionManager } from '../sessions/types.ts';
+
+/** Adds the request-duration hook and the /metrics route. */
+export function installMetrics(app: FastifyInstance, manager: SessionManager, processMetrics: boolean): void {
+  const registry = new Registry();
+  if (processMetrics) collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'streamgate_sessions',
+    help: 'Sessions by state.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const counts = manager.counts();
+      this.set({ state: 'pending' }, counts.pending);
+      this.set({ state: 'ready' }, counts.ready);
+      this.set({ state: 'failed' }, counts.failed);
+    },
+  });
+  new Gauge({
+    name: 'streamgate_queue_length',
+    help: 'Sessions waiting for capacity.',
+    registers: [registry],
+    collect() {
+      this.set(manager.counts().queued);
+    },
+  });
+  const durations = new Histogram({
+    name: 'streamgate_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests.',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL, so that ids do not make one series per session.
+    const route = request.routeOptions.url ?? 'unmatched';
+    durations.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

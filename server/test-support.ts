@@ -1,0 +1,144 @@
+/**
+ * Shared by the service's tests: an app built on a catalog whose versions launch the stand-in
+ * application, with a real session manager on a temporary data directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { hashToken, TokenStore } from './auth/tokens.ts';
+import { parseCatalog } from './catalog/load-catalog.ts';
+import type { ServiceConfig } from './config.ts';
+import { createSessionManager } from './sessions/manager.ts';
+import type { SessionManager, SessionManagerOptions } from './sessions/types.ts';
+
+/** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
+export function standInCatalog(flags: string[] = []): string {
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    'server/runners/stand-in.ts',
+    '--session-id',
+    '{session_id}',
+    '--signaling-port',
+    '{signaling_port}',
+    '--media-port',
+    '{media_port}',
+    '--host',
+    '{host}',
+    ...flags,
+  ];
+  const launch = `launch: {command: ${JSON.stringify(command)}}`;
+  return `applications:
+  - id: usd-viewer
+    name: USD Viewer
+    description: Explore USD stages.
+    tags: [viewer, usd]
+    versions:
+      - {version: 1.9.0, description: Nine., ${launch}}
+      - {version: 1.10.0, description: Ten., ${launch}}
+      - {version: 2.0.0-rc.1, description: Candidate., ${launch}}
+      - {version: "1.0.0+build.5", description: Built., ${launch}}
+  - id: composer
+    name: Composer
+    description: Edit USD stages.
+    tags: [editor, usd]
+    versions:
+      - {version: 0.1.0-beta.11, description: Beta eleven., ${launch}}
+      - {version: 0.1.0-rc.1, description: Candidate one., ${launch}}
+profiles:
+  - id: default
+    name: Default
+    description: Everything.
+    applications: [{id: "*", versions: ["*"]}]
+    settings: {width: 640, height: 360, startup_timeout_s: 10}
+  - id: ten-only
+    name: Ten only
+    description: Only USD Viewer 1.10.0.
+    applications: [{id: usd-viewer, versions: [1.10.0]}]
+`;
+}
+
+/** Tokens of the test users: alice and bob are users, vera a viewer, ada an admin. */
+export const TOKENS = { alice: 'alice-token', bob: 'bob-token', vera: 'vera-token', ada: 'ada-token' };
+export const TOKENS_YAML = `tokens:
+  - {user: alice, roles: [user], token_sha256: ${hashToken(TOKENS.alice)}}
+  - {user: bob, roles: [user], token_sha256: ${hashToken(TOKENS.bob)}}
+  - {user: vera, roles: [viewer], token_sha256: ${hashToken(TOKENS.vera)}}
+  - {user: ada, roles: [admin], token_sha256: ${hashToken(TOKENS.ada)}}
+`;
+
+export function bearer(user: keyof typeof TOKENS): Record<string, string> {
+  return { authorization: `Bearer ${TOKENS[user]}` };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  manager: SessionManager;
+  dataDir: string;
+  /** Closes the app, stops the manager (no process left) and, unless kept, removes the data directory. */
+  close(keepData?: boolean): Promise<void>;
+}
+
+export interface TestAppOptions {
+  catalog?: string;
+  tokens?: boolean;
+  ports: { first: number; last: number };
+  manager?: Partial<SessionManagerOptions>;
+  dataDir?: string;
+  staticDir?: string;
+}
+
+export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    catalogPath: 'catalog.yaml',
+    dataDir: '.streamgate',
+    tokensPath: null,
+    publicHost: '127.0.0.1',
+    portRange: { first: 48200, last: 48299 },
+    capacity: 2,
+    queueLimit: 16,
+    allowAnonymous: false,
+    staticDir: path.join(tmpdir(), 'streamgate-no-portal'),
+    corsOrigins: [],
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+/** Builds and starts an app with a real manager. */
+export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-app-')));
+  const manager = createSessionManager({
+    dataDir,
+    portRange: options.ports,
+    capacity: 1,
+    queueLimit: 1,
+    publicHost: '127.0.0.1',
+    readyWaitMs: 0,
+    failedRetentionMs: 60_000,
+    stopGraceMs: 1_000,
+    readyPollMs: 50,
+    healthPollMs: 100,
+    ...options.manager,
+  });
+  await manager.start();
+  const catalog = parseCatalog(options.catalog ?? standInCatalog(), 'catalog.yaml');
+  const tokens = options.tokens ? TokenStore.parse(TOKENS_YAML, 'tokens.yaml') : null;
+  const config = testConfig({ staticDir: options.staticDir ?? path.join(dataDir, 'no-portal') });
+  const app = await buildApp(config, { catalog, manager, tokens });
+  return {
+    app,
+    manager,
+    dataDir,
+    async close(keepData = false) {
+      await app.close();
+      await manager.stop();
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
