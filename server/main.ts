@@ -1,0 +1,81 @@
+/**
+ * Starts the service: reads the settings, the catalog and the tokens, starts the session manager,
+ * listens, and on SIGINT or SIGTERM closes everything so that no application process is left behind.
+ */
+import { buildApp } from './app.ts';
+import { TokenStore, TokensError } from './auth/tokens.ts';
+import { CatalogError, loadCatalog } from './catalog/load-catalog.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createSessionManager } from './sessions/manager.ts';
+
+/** How long POST /stream waits for a session to be ready before answering 202. */
+const READY_WAIT_MS = 2_000;
+/** A failed session answers 410 this long (CONTRACT section 11). */
+const FAILED_RETENTION_MS = 10 * 60_000;
+const STOP_GRACE_MS = 5_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const catalog = await loadCatalog(config.catalogPath);
+  const tokens = config.tokensPath ? await TokenStore.load(config.tokensPath) : null;
+  const manager = createSessionManager({
+    dataDir: config.dataDir,
+    portRange: config.portRange,
+    capacity: config.capacity,
+    queueLimit: config.queueLimit,
+    publicHost: config.publicHost,
+    readyWaitMs: READY_WAIT_MS,
+    failedRetentionMs: FAILED_RETENTION_MS,
+    stopGraceMs: STOP_GRACE_MS,
+  });
+  const app = await buildApp(config, { catalog, manager, tokens, processMetrics: true });
+  await manager.start();
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (reason: string, code: number) => {
+    closing ??= (async () => {
+      app.log.info({ reason }, 'stopping');
+      try {
+        await app.close();
+      } finally {
+        await manager.stop();
+      }
+    })()
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not stop cleanly');
+        code = 1;
+      })
+      .finally(() => process.exit(code));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  process.on('uncaughtException', (error) => {
+    app.log.fatal({ err: error }, 'uncaught exception');
+    shutdown('uncaught exception', 1);
+  });
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await manager.stop();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(
+    `Streamgate listening on http://${host}:${port} (API http://${host}:${port}/api, docs /api/docs)`,
+  );
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof CatalogError || error instanceof TokensError;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = known
+    ? (error as Error).message
+    : code === 'EADDRINUSE'
+      ? 'The port is already in use: set PORT to a free one.'
+      : `Could not start: ${(error as Error).message}`;
+  console.error(`streamgate: ${message}`);
+  process.exit(1);
+});
