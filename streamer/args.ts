@@ -1,0 +1,129 @@
+/**
+ * Command line and STREAMGATE_ARGUMENTS of the sample streaming application.
+ * The service's local runner passes exactly these flags; keep them stable.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** Everything the application needs to start, after defaults are applied. */
+export interface StreamerOptions {
+  sessionId: string;
+  signalingPort: number;
+  mediaPort: number;
+  host: string;
+  appName: string;
+  appVersion: string;
+  profile: string;
+  width: number;
+  height: number;
+  fps: number;
+  maxWidth: number;
+  maxHeight: number;
+  usdStageUri: string;
+}
+
+/** A flag that is missing, unknown or out of range; main.ts prints its message and exits 2. */
+export class ArgumentError extends Error {}
+
+const integerFlags = {
+  '--signaling-port': 'signalingPort',
+  '--media-port': 'mediaPort',
+  '--width': 'width',
+  '--height': 'height',
+  '--fps': 'fps',
+  '--max-width': 'maxWidth',
+  '--max-height': 'maxHeight',
+} as const;
+
+const textFlags = {
+  '--session-id': 'sessionId',
+  '--host': 'host',
+  '--app-name': 'appName',
+  '--app-version': 'appVersion',
+  '--profile': 'profile',
+  '--usd-stage-uri': 'usdStageUri',
+} as const;
+
+type IntegerKey = (typeof integerFlags)[keyof typeof integerFlags];
+type TextKey = (typeof textFlags)[keyof typeof textFlags];
+
+const limits: Record<IntegerKey, [number, number]> = {
+  signalingPort: [1, 65535],
+  mediaPort: [1, 65535],
+  width: [16, 7680],
+  height: [16, 4320],
+  fps: [1, 120],
+  maxWidth: [16, 7680],
+  maxHeight: [16, 4320],
+};
+
+/** Rounds down to an even number, as VP8 with 4:2:0 chroma needs. */
+export function even(n: number): number {
+  return Math.max(2, Math.floor(n / 2) * 2);
+}
+
+function parseInteger(flag: string, text: string | undefined, key: IntegerKey): number {
+  if (text === undefined || !/^\d+$/.test(text)) throw new ArgumentError(`${flag} needs a whole number.`);
+  const value = Number(text);
+  const [min, max] = limits[key];
+  if (value < min || value > max) throw new ArgumentError(`${flag} must be between ${min} and ${max}.`);
+  return value;
+}
+
+/**
+ * The stage URI from STREAMGATE_ARGUMENTS (the POST /stream body's `arguments`), if it names one.
+ * Malformed JSON is ignored rather than fatal: the picture just shows no stage.
+ */
+function stageFromEnvironment(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const uri = (parsed as Record<string, unknown>).usd_stage_uri;
+      if (typeof uri === 'string') return uri;
+    }
+  } catch {
+    // not JSON: nothing to take from it
+  }
+  return undefined;
+}
+
+/** Parses argv (without node and the script) and the environment into options; throws ArgumentError. */
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): StreamerOptions {
+  const ints: Partial<Record<IntegerKey, number>> = {};
+  const texts: Partial<Record<TextKey, string>> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') continue;
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (flag in integerFlags) {
+      const key = integerFlags[flag as keyof typeof integerFlags];
+      ints[key] = parseInteger(flag, value, key);
+    } else if (flag in textFlags) {
+      if (value === undefined) throw new ArgumentError(`${flag} needs a value.`);
+      texts[textFlags[flag as keyof typeof textFlags]] = value;
+    } else {
+      throw new ArgumentError(`Unknown flag ${flag}.`);
+    }
+  }
+  if (ints.signalingPort === undefined) throw new ArgumentError('--signaling-port is required.');
+  if (ints.mediaPort === undefined) throw new ArgumentError('--media-port is required.');
+  const maxWidth = even(ints.maxWidth ?? 1920);
+  const maxHeight = even(ints.maxHeight ?? 1080);
+  return {
+    sessionId: texts.sessionId ?? randomUUID(),
+    signalingPort: ints.signalingPort,
+    mediaPort: ints.mediaPort,
+    host: texts.host ?? '127.0.0.1',
+    appName: texts.appName ?? 'Sample Streaming Application',
+    appVersion: texts.appVersion ?? '0.0.0',
+    profile: texts.profile ?? 'default',
+    width: Math.min(even(ints.width ?? 1280), maxWidth),
+    height: Math.min(even(ints.height ?? 720), maxHeight),
+    fps: ints.fps ?? 30,
+    maxWidth,
+    maxHeight,
+    usdStageUri: texts.usdStageUri ?? stageFromEnvironment(env.STREAMGATE_ARGUMENTS) ?? '',
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The VP8 encoder: Debian's ffmpeg reading raw RGBA frames on its stdin and sending RTP to a loopback
+ * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
+ * SIGKILL included; on a clean stop it is also killed outright.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
+
+/** Size and rate of the encoded stream. */
+export interface EncoderSize {
+  width: number;
+  height: number;
+  fps: number;
+}
+
+export interface EncoderOptions {
+  /** ffmpeg executable; `ffmpeg` from PATH unless STREAMGATE_FFMPEG says otherwise. */
+  ffmpegPath?: string;
+  /** Each RTP datagram from the encoder. */
+  onPacket: (packet: Buffer) => void;
+  /** Called with a short reason when ffmpeg exits without being asked to. */
+  onUnexpectedExit?: (reason: string) => void;
+}
+
+/** Arguments for ffmpeg: realtime libvpx tuned for low latency and low CPU rather than quality. */
+export function ffmpegArgs(size: EncoderSize, rtpPort: number): string[] {
+  const { width, height, fps } = size;
+  // Bitrate grows with area; ~1.2 Mbit/s at 720p is plenty for a mostly static synthetic scene.
+  const kbps = Math.max(300, Math.round((width * height * fps) / 23_000));
+  return [
+    ...['-hide_banner', '-loglevel', 'error', '-nostats'],
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', String(fps)],
+    ...['-i', 'pipe:0'],
+    ...['-an', '-c:v', 'libvpx', '-pix_fmt', 'yuv420p'],
+    // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
+    ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
+    ...['-error-resilient', '1', '-threads', '2', '-static-thresh', '100'],
+    // A keyframe every half second bounds what a new viewer needs replayed before its first frame.
+    ...[
+      '-g',
+      String(Math.max(1, Math.round(fps / 2))),
+      '-keyint_min',
+      String(Math.max(1, Math.round(fps / 2))),
+    ],
+    ...['-b:v', `${kbps}k`, '-maxrate', `${kbps * 2}k`, '-bufsize', `${kbps}k`, '-undershoot-pct', '95'],
+    ...['-f', 'rtp', '-payload_type', '96'],
+    // RTCP goes to the same socket, where it is dropped: a closed RTCP port would make ffmpeg's sends fail.
+    `rtp://127.0.0.1:${rtpPort}?pkt_size=1200&rtcpport=${rtpPort}`,
+  ];
+}
+
+/** One ffmpeg at a time, restarted when it dies unexpectedly or the size changes. */
+export class Encoder {
+  private socket: Socket | null = null;
+  private child: ChildProcess | null = null;
+  private size: EncoderSize | null = null;
+  private stopped = false;
+  private restarts = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  /** Frames dropped because ffmpeg had not taken the previous ones yet. */
+  dropped = 0;
+
+  constructor(private readonly options: EncoderOptions) {}
+
+  /** Binds the RTP socket and starts ffmpeg at `size`. */
+  async start(size: EncoderSize): Promise<void> {
+    const socket = createSocket('udp4');
+    socket.on('message', (msg) => this.options.onPacket(msg));
+    socket.on('error', () => undefined); // a stray datagram error must not end the application
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    this.socket = socket;
+    this.size = size;
+    this.spawn();
+  }
+
+  /** The pid of the running ffmpeg, for tests and benchmarks. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Restarts ffmpeg at a new size. */
+  resize(size: EncoderSize): void {
+    this.size = size;
+    this.kill();
+    this.spawn();
+  }
+
+  /** Queues one frame of exactly width*height*4 bytes; drops it when ffmpeg is behind. */
+  write(frame: Buffer): void {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable) return;
+    if (stdin.writableNeedDrain) {
+      this.dropped++;
+      return;
+    }
+    stdin.write(frame);
+  }
+
+  /** Stops ffmpeg for good and closes the socket. */
+  stop(): void {
+    this.stopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.kill();
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  private spawn(): void {
+    if (this.stopped || !this.size || !this.socket) return;
+    const port = this.socket.address().port;
+    const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
+    const child = spawn(ffmpeg, ffmpegArgs(this.size, port), { stdio: ['pipe', 'ignore', 'pipe'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    // EPIPE when ffmpeg dies mid-write: the exit handler below restarts it.
+    child.stdin?.on('error', () => undefined);
+    child.on('error', (err) => {
+      stderr += err.message;
+    });
+    const startedAt = Date.now();
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return; // replaced on purpose (resize or stop)
+      this.child = null;
+      if (this.stopped) return;
+      const reason = `ffmpeg exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`;
+      this.options.onUnexpectedExit?.(reason);
+      // Back off when it dies at once over and over (e.g. a missing codec), but recover fast from a one-off.
+      this.restarts = Date.now() - startedAt < 2000 ? this.restarts + 1 : 0;
+      const delay = Math.min(5000, 100 * 2 ** Math.min(this.restarts, 6));
+      this.restartTimer = setTimeout(() => this.spawn(), delay);
+    });
+  }
+
+  private kill(): void {
+    const child = this.child;
+    this.child = null;
+    if (!child) return;
+    child.stdin?.end();
+    child.kill('SIGKILL');
+  }
+}

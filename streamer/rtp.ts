@@ -1,0 +1,131 @@
+/**
+ * Fans the encoder's VP8 RTP out to every viewer. Each viewer gets its own SSRC, payload type and a
+ * gap-free sequence, and starts with the packets since the last keyframe so that it can decode at once
+ * instead of waiting for the next keyframe (the encoder cannot make one on request).
+ */
+
+/** Where packets for one viewer go; `send` returns false when the transport is not open. */
+export interface RtpSink {
+  ssrc: number;
+  payloadType: number;
+  send(packet: Buffer): boolean;
+}
+
+const RTP_HEADER = 12;
+
+/** Offset of the RTP payload, past CSRCs and a header extension; -1 when the packet is malformed. */
+export function payloadOffset(packet: Buffer): number {
+  if (packet.length < RTP_HEADER || packet[0]! >> 6 !== 2) return -1;
+  let offset = RTP_HEADER + (packet[0]! & 0x0f) * 4;
+  if (packet[0]! & 0x10) {
+    if (packet.length < offset + 4) return -1;
+    offset += 4 + packet.readUInt16BE(offset + 2) * 4;
+  }
+  return offset < packet.length ? offset : -1;
+}
+
+/** RTCP (SR, RR, SDES, BYE, APP) shares the port with RTP; payload types 72-76 with the marker bit. */
+export function isRtcp(packet: Buffer): boolean {
+  return packet.length >= 2 && packet[1]! >= 192 && packet[1]! <= 223;
+}
+
+/**
+ * Whether the packet starts a VP8 keyframe (RFC 7741): the descriptor's S bit with partition 0, and the
+ * payload header's inverted key frame bit clear.
+ */
+export function startsVp8Keyframe(packet: Buffer): boolean {
+  let i = payloadOffset(packet);
+  if (i < 0) return false;
+  const descriptor = packet[i]!;
+  if ((descriptor & 0x10) === 0 || (descriptor & 0x0f) !== 0) return false;
+  i++;
+  if (descriptor & 0x80) {
+    const ext = packet[i++] ?? 0;
+    if (ext & 0x80) i += (packet[i] ?? 0) & 0x80 ? 2 : 1; // PictureID, 7 or 15 bits
+    if (ext & 0x40) i++; // TL0PICIDX
+    if (ext & 0x30) i++; // TID / KEYIDX
+  }
+  return i < packet.length && (packet[i]! & 0x01) === 0;
+}
+
+/** Copies `packet` with another SSRC, payload type, sequence number and timestamp. */
+export function rewrite(packet: Buffer, ssrc: number, payloadType: number, seq: number, ts: number): Buffer {
+  const out = Buffer.from(packet);
+  out[1] = (out[1]! & 0x80) | (payloadType & 0x7f);
+  out.writeUInt16BE(seq & 0xffff, 2);
+  out.writeUInt32BE(ts >>> 0, 4);
+  out.writeUInt32BE(ssrc >>> 0, 8);
+  return out;
+}
+
+interface SinkState {
+  sink: RtpSink;
+  seq: number;
+}
+
+/** Receives the encoder's packets and forwards them to the viewers. */
+export class VideoFanout {
+  private readonly sinks = new Map<RtpSink, SinkState>();
+  /** Packets since the last keyframe, already with continuous timestamps. */
+  private cache: { packet: Buffer; ts: number }[] = [];
+  private tsOffset = 0;
+  private lastTs: number | null = null;
+  private inputSsrc: number | null = null;
+  private readonly frameTicks: number;
+
+  /** Packets forwarded since start, for /health and tests. */
+  packets = 0;
+
+  constructor(fps: number) {
+    this.frameTicks = Math.round(90_000 / fps);
+  }
+
+  /** Adds a viewer and replays the packets since the last keyframe to it. */
+  add(sink: RtpSink): void {
+    const state: SinkState = { sink, seq: Math.floor(Math.random() * 0x10000) };
+    this.sinks.set(sink, state);
+    for (const { packet, ts } of this.cache) this.forward(state, packet, ts);
+  }
+
+  remove(sink: RtpSink): void {
+    this.sinks.delete(sink);
+  }
+
+  /** Whether a keyframe has been seen since the encoder (re)started. */
+  get hasKeyframe(): boolean {
+    return this.cache.length > 0;
+  }
+
+  /** The encoder restarted (new size, or after a crash): forget its packets until its first keyframe. */
+  restart(): void {
+    this.cache = [];
+    this.inputSsrc = null;
+  }
+
+  /** One datagram from the encoder. Anything that is not VP8 RTP is dropped. */
+  push(packet: Buffer): void {
+    if (isRtcp(packet) || payloadOffset(packet) < 0) return;
+    const inputTs = packet.readUInt32BE(4);
+    const ssrc = packet.readUInt32BE(8);
+    if (ssrc !== this.inputSsrc) {
+      // A new encoder: its timestamps continue one frame after the last ones sent, so players see no jump back.
+      this.inputSsrc = ssrc;
+      const next = this.lastTs === null ? 0 : this.lastTs + this.frameTicks;
+      this.tsOffset = next - inputTs;
+    }
+    const ts = (inputTs + this.tsOffset) >>> 0;
+    this.lastTs = ts;
+    if (startsVp8Keyframe(packet)) this.cache = [];
+    // Nothing decodable until the first keyframe of this encoder.
+    if (this.cache.length === 0 && !startsVp8Keyframe(packet)) return;
+    this.cache.push({ packet, ts });
+    this.packets++;
+    for (const state of this.sinks.values()) this.forward(state, packet, ts);
+  }
+
+  private forward(state: SinkState, packet: Buffer, ts: number): void {
+    const out = rewrite(packet, state.sink.ssrc, state.sink.payloadType, state.seq, ts);
+    state.seq = (state.seq + 1) & 0xffff;
+    state.sink.send(out);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The few facts the application needs from a viewer's SDP offer, checked before any native code sees
+ * it, and the rewrite that leaves the answer with exactly one host candidate on the media port.
+ */
+
+/** An offer that cannot be answered; the signaling server turns it into a 400 with this message. */
+export class OfferError extends Error {}
+
+/** What the application takes from an offer. */
+export interface OfferInfo {
+  /** mid of the first video section the viewer can receive, or null when it asks for no video. */
+  videoMid: string | null;
+  /** The viewer's payload type for VP8 in that section. */
+  vp8PayloadType: number | null;
+  /** Whether the offer has a data channel (application) section. */
+  hasDataChannels: boolean;
+}
+
+interface Section {
+  kind: string;
+  lines: string[];
+}
+
+function sections(sdp: string): { session: string[]; media: Section[] } {
+  const lines = sdp.split(/\r?\n/).filter((l) => l.length > 0);
+  const session: string[] = [];
+  const media: Section[] = [];
+  for (const line of lines) {
+    if (line.startsWith('m=')) media.push({ kind: line.slice(2).split(' ')[0] ?? '', lines: [line] });
+    else if (media.length > 0) media[media.length - 1]?.lines.push(line);
+    else session.push(line);
+  }
+  return { session, media };
+}
+
+/** Checks that `sdp` is an offer this application can answer; throws OfferError with a short reason. */
+export function parseOffer(sdp: string): OfferInfo {
+  if (!sdp.startsWith('v=0')) throw new OfferError('The body is not an SDP offer (it must start with v=0).');
+  if (/[^\t\r\n\x20-\x7e]/.test(sdp))
+    throw new OfferError('The SDP offer has characters that SDP does not allow.');
+  const { session, media } = sections(sdp);
+  if (media.length === 0) throw new OfferError('The SDP offer has no media section.');
+  for (const line of [...session, ...media.flatMap((m) => m.lines)]) {
+    if (!/^[a-z]=/.test(line))
+      throw new OfferError(`The SDP offer has a malformed line: ${line.slice(0, 40)}`);
+  }
+  const has = (prefix: string, section: Section) =>
+    section.lines.some((l) => l.startsWith(prefix)) || session.some((l) => l.startsWith(prefix));
+  for (const section of media) {
+    if (!has('a=ice-ufrag:', section) || !has('a=ice-pwd:', section)) {
+      throw new OfferError('The SDP offer has no ICE credentials.');
+    }
+    if (!has('a=fingerprint:', section)) throw new OfferError('The SDP offer has no DTLS fingerprint.');
+  }
+  const video = media.find(
+    (m) => m.kind === 'video' && !m.lines.some((l) => l === 'a=sendonly' || l === 'a=inactive'),
+  );
+  let videoMid: string | null = null;
+  let vp8PayloadType: number | null = null;
+  if (video) {
+    const mid = video.lines.find((l) => l.startsWith('a=mid:'));
+    if (!mid) throw new OfferError('The video section of the SDP offer has no a=mid.');
+    videoMid = mid.slice('a=mid:'.length).trim();
+    const vp8 = video.lines.map((l) => /^a=rtpmap:(\d+) VP8\/90000/i.exec(l)).find((m) => m !== null);
+    if (!vp8) throw new OfferError('The viewer does not offer to receive VP8 video.');
+    vp8PayloadType = Number(vp8[1]);
+  }
+  return { videoMid, vp8PayloadType, hasDataChannels: media.some((m) => m.kind === 'application') };
+}
+
+/**
+ * Replaces every candidate of an answer by one host candidate at host:port in each media section, and
+ * marks gathering complete, so the viewer needs no trickle.
+ */
+export function withSingleCandidate(answer: string, host: string, port: number): string {
+  const { session, media } = sections(answer);
+  const candidate = `a=candidate:1 1 UDP 2122317823 ${host} ${port} typ host`;
+  const out = [...session];
+  for (const section of media) {
+    out.push(...section.lines.filter((l) => !l.startsWith('a=candidate:') && l !== 'a=end-of-candidates'));
+    out.push(candidate, 'a=end-of-candidates');
+  }
+  return out.join('\r\n') + '\r\n';
+}

@@ -1,0 +1,196 @@
+/**
+ * One viewer: a node-datachannel peer connection that answers the viewer's offer, sends it the shared
+ * VP8 stream and carries its two data channels. Every viewer shares the one media port through
+ * libjuice's UDP mux.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { PeerConnection, Video, type DataChannel, type Track } from 'node-datachannel';
+import { parseInput, parseMessage, type AppMessage, type InputEvent } from './input.ts';
+import type { RtpSink } from './rtp.ts';
+import { withSingleCandidate, type OfferInfo } from './sdp.ts';
+
+/** What the application does with a viewer's events. */
+export interface ViewerHandlers {
+  /** The video track opened: start sending it packets. */
+  onVideoOpen(viewer: Viewer): void;
+  onInput(event: InputEvent, viewer: Viewer): void;
+  /** Returns the answers to send back on `messages`. */
+  onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
+  /** The viewer is gone (DELETE, failure, silence); called once. */
+  onClosed(viewer: Viewer): void;
+}
+
+export interface ViewerOptions {
+  host: string;
+  mediaPort: number;
+  /** A watch-only viewer's input is ignored. */
+  watchOnly: boolean;
+  /** No packet from the viewer for this long ends it (ICE consent lost). */
+  silenceTimeoutMs: number;
+}
+
+const GATHER_TIMEOUT_MS = 3000;
+
+/** A connected (or connecting) viewer. */
+export class Viewer implements RtpSink {
+  readonly id = randomUUID();
+  readonly ssrc = randomBytes(4).readUInt32BE(0) || 1;
+  payloadType = 96;
+  readonly watchOnly: boolean;
+  private readonly pc: PeerConnection;
+  private track: Track | null = null;
+  private messages: DataChannel | null = null;
+  // Held so that the native channel is not collected (and closed) with its last JS reference.
+  private input: DataChannel | null = null;
+  private closed = false;
+  private watchdog: NodeJS.Timeout;
+  /** Packets heard from the viewer (RTCP on the track, data-channel messages): proof that it is still there. */
+  private heard = 0;
+  private lastHeardCount = 0;
+  private lastHeard = Date.now();
+
+  private constructor(
+    private readonly options: ViewerOptions,
+    private readonly handlers: ViewerHandlers,
+  ) {
+    this.watchOnly = options.watchOnly;
+    this.pc = new PeerConnection(this.id, {
+      iceServers: [],
+      enableIceUdpMux: true,
+      portRangeBegin: options.mediaPort,
+      portRangeEnd: options.mediaPort,
+      bindAddress: options.host,
+      // Without it a second peer on the muxed port never gets its description.
+      disableAutoNegotiation: true,
+    });
+    // A viewer that vanishes without DELETE still sends nothing more: consent checks and RTCP stop.
+    const check = Math.min(5000, options.silenceTimeoutMs / 3);
+    this.watchdog = setInterval(() => this.checkSilence(), check);
+    this.watchdog.unref();
+  }
+
+  /** Answers `offer`; resolves with the viewer and its complete (non-trickle) SDP answer. */
+  static async answer(
+    offer: string,
+    info: OfferInfo,
+    options: ViewerOptions,
+    handlers: ViewerHandlers,
+  ): Promise<{ viewer: Viewer; answer: string }> {
+    const viewer = new Viewer(options, handlers);
+    try {
+      const answer = await viewer.negotiate(offer, info);
+      return { viewer, answer };
+    } catch (err) {
+      viewer.close();
+      throw err;
+    }
+  }
+
+  /** Sends one RTP packet on the video track; false when it is not open (yet). */
+  send(packet: Buffer): boolean {
+    const track = this.track;
+    if (this.closed || !track || !track.isOpen()) return false;
+    try {
+      return track.sendMessageBinary(packet);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends one event on `messages`, when that channel is open. */
+  sendMessage(message: AppMessage): void {
+    if (this.closed || !this.messages?.isOpen()) return;
+    try {
+      this.messages.sendMessage(JSON.stringify(message));
+    } catch {
+      // the channel closed between the check and the send; the viewer is going away
+    }
+  }
+
+  /** Ends the connection; idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.watchdog);
+    this.handlers.onClosed(this);
+    try {
+      this.pc.close();
+    } catch {
+      // already torn down by libdatachannel
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private async negotiate(offer: string, info: OfferInfo): Promise<string> {
+    const pc = this.pc;
+    if (info.videoMid !== null && info.vp8PayloadType !== null) {
+      this.payloadType = info.vp8PayloadType;
+      const video = new Video(info.videoMid, 'SendOnly');
+      video.addVP8Codec(info.vp8PayloadType);
+      video.addSSRC(this.ssrc, 'streamgate', 'streamgate', 'video');
+      const track = pc.addTrack(video);
+      this.track = track;
+      track.onOpen(() => {
+        if (!this.closed) this.handlers.onVideoOpen(this);
+      });
+      // Receiver reports and keyframe requests: nothing to do with them, but they prove the viewer is alive.
+      track.onMessage(() => {
+        this.heard++;
+      });
+    }
+    pc.onDataChannel((dc) => this.adopt(dc));
+    pc.onStateChange((state) => {
+      if (state === 'failed' || state === 'closed') this.close();
+    });
+    const gathered = new Promise<void>((resolve) => {
+      pc.onGatheringStateChange((state) => {
+        if (state === 'complete') resolve();
+      });
+    });
+    pc.setRemoteDescription(offer, 'offer');
+    pc.setLocalDescription('answer');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      gathered,
+      new Promise((resolve) => (timer = setTimeout(resolve, GATHER_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    const local = pc.localDescription();
+    if (!local) throw new Error('No local description was produced.');
+    return withSingleCandidate(local.sdp, this.options.host, this.options.mediaPort);
+  }
+
+  private adopt(dc: DataChannel): void {
+    const label = dc.getLabel();
+    if (label === 'messages') {
+      this.messages = dc;
+      dc.onMessage((msg) => {
+        this.heard++;
+        const message = parseMessage(msg);
+        if (!message) return;
+        for (const reply of this.handlers.onMessage(message, this)) this.sendMessage(reply);
+      });
+    } else if (label === 'input') {
+      this.input = dc;
+      dc.onMessage((msg) => {
+        this.heard++;
+        if (this.watchOnly) return;
+        const event = parseInput(msg);
+        if (event) this.handlers.onInput(event, this);
+      });
+    }
+  }
+
+  private checkSilence(): void {
+    const now = Date.now();
+    if (this.heard !== this.lastHeardCount) {
+      this.lastHeardCount = this.heard;
+      this.lastHeard = now;
+    } else if (now - this.lastHeard > this.options.silenceTimeoutMs) {
+      this.close();
+    }
+  }
+}
