@@ -48,6 +48,12 @@ export function standInCatalog(flags: string[] = []): string {
     versions:
       - {version: 0.1.0-beta.11, description: Beta eleven., ${launch}}
       - {version: 0.1.0-rc.1, description: Candidate one., ${launch}}
+  - id: crasher
+    name: Crasher
+    description: Becomes ready, then exits.
+    tags: [test]
+    versions:
+      - {version: 1.0.0, description: Exits., launch: {command: ${JSON.stringify([...command, '--exit-after-ms', '400'])}}}
 profiles:
   - id: default
     name: Default

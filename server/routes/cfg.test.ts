@@ -19,9 +19,10 @@ describe('GET /api/cfg/apps', () => {
     const { status, body } = await get('/api/cfg/apps');
     expect(status).toBe(200);
     expect(body).toEqual({
-      count: 2,
+      count: 3,
       items: [
         { id: 'composer', name: 'Composer', description: 'Edit USD stages.', tags: ['editor', 'usd'] },
+        { id: 'crasher', name: 'Crasher', description: 'Becomes ready, then exits.', tags: ['test'] },
         { id: 'usd-viewer', name: 'USD Viewer', description: 'Explore USD stages.', tags: ['viewer', 'usd'] },
       ],
     });

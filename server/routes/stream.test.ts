@@ -1,0 +1,221 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestApp, type TestApp } from '../test-support.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ tokens: true, ports: { first: 48200, last: 48239 } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type User = 'alice' | 'bob' | 'vera' | 'ada';
+interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  body: {
+    detail?: unknown;
+    id?: string;
+    status?: { condition: string; message: string };
+    [k: string]: unknown;
+  };
+}
+
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  user: User,
+  payload?: unknown,
+): Promise<Answer> {
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: {
+      ...bearer(user),
+      ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload === undefined
+      ? {}
+      : typeof payload === 'string'
+        ? { payload }
+        : { payload: payload as object }),
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.body ? res.json() : {} };
+}
+
+/** Polls GET until it answers something other than 202 (a guard against hanging, not a timing assertion). */
+async function settle(id: string, user: User = 'alice'): Promise<Answer> {
+  for (let i = 0; i < 300; i++) {
+    const answer = await call('GET', `/api/stream/${id}`, user);
+    if (answer.status !== 202) return answer;
+    await sleep(50);
+  }
+  throw new Error(`session ${id} stayed pending`);
+}
+
+async function endAll(): Promise<void> {
+  const list = await call('GET', '/api/stream?limit=500', 'ada');
+  for (const item of list.body.items as { id: string }[])
+    await call('DELETE', `/api/stream/${item.id}`, 'ada');
+}
+
+function locs(answer: Answer): { loc: unknown[]; type: string }[] {
+  expect(answer.status).toBe(422);
+  return (answer.body.detail as { loc: unknown[]; type: string }[]).map(({ loc, type }) => ({ loc, type }));
+}
+
+describe('POST /api/stream validation', () => {
+  const post = (payload: unknown, user: User = 'alice') => call('POST', '/api/stream', user, payload);
+
+  it('names each invalid field with its Pydantic type', async () => {
+    expect(locs(await post('[1]'))).toEqual([{ loc: ['body'], type: 'model_type' }]);
+    expect(locs(await post({}))).toEqual([
+      { loc: ['body', 'id'], type: 'missing' },
+      { loc: ['body', 'profile'], type: 'missing' },
+    ]);
+    expect(locs(await post({ id: 7, profile: 'default' }))).toEqual([
+      { loc: ['body', 'id'], type: 'string_type' },
+    ]);
+    expect(locs(await post({ id: '../x', profile: 'default' }))).toEqual([
+      { loc: ['body', 'id'], type: 'string_pattern_mismatch' },
+    ]);
+    expect(locs(await post({ id: 'usd-viewer', profile: 'default', version: '1.2' }))).toEqual([
+      { loc: ['body', 'version'], type: 'string_pattern_mismatch' },
+    ]);
+    expect(locs(await post({ id: 'usd-viewer', profile: 'default', version: 1 }))).toEqual([
+      { loc: ['body', 'version'], type: 'string_type' },
+    ]);
+    expect(locs(await post({ id: 'usd-viewer', profile: 'default', arguments: [] }))).toEqual([
+      { loc: ['body', 'arguments'], type: 'dict_type' },
+    ]);
+    const longUri = { id: 'usd-viewer', profile: 'default', arguments: { usd_stage_uri: 'x'.repeat(3000) } };
+    expect(locs(await post(longUri))).toEqual([
+      { loc: ['body', 'arguments', 'usd_stage_uri'], type: 'string_too_long' },
+    ]);
+  });
+
+  it('answers json_invalid for malformed JSON and missing for an empty body', async () => {
+    expect(locs(await post('{"id": '))[0]?.type).toBe('json_invalid');
+    expect(locs(await post(''))).toEqual([{ loc: ['body'], type: 'missing' }]);
+  });
+
+  it('answers not_found at the field naming an unknown application, version or profile', async () => {
+    expect(locs(await post({ id: 'nope', profile: 'default' }))).toEqual([
+      { loc: ['body', 'id'], type: 'not_found' },
+    ]);
+    expect(locs(await post({ id: 'usd-viewer', profile: 'default', version: '9.9.9' }))).toEqual([
+      { loc: ['body', 'version'], type: 'not_found' },
+    ]);
+    expect(locs(await post({ id: 'usd-viewer', profile: 'nope' }))).toEqual([
+      { loc: ['body', 'profile'], type: 'not_found' },
+    ]);
+    // ten-only applies to 1.10.0, not to 1.9.0.
+    expect(locs(await post({ id: 'usd-viewer', profile: 'ten-only', version: '1.9.0' }))).toEqual([
+      { loc: ['body', 'profile'], type: 'not_found' },
+    ]);
+  });
+
+  it('answers 413 for a body over 64 KiB and 403 for a viewer or a missing token', async () => {
+    const huge = await post({ id: 'usd-viewer', profile: 'default', arguments: { pad: 'x'.repeat(70_000) } });
+    expect(huge.status).toBe(413);
+    expect(typeof huge.body.detail).toBe('string');
+    expect((await post({ id: 'usd-viewer', profile: 'default' }, 'vera')).status).toBe(403);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/stream', payload: { id: 'x' } });
+    expect(anonymous.json()).toEqual({ detail: 'Not authenticated' });
+  });
+});
+
+describe('sessions', () => {
+  it('answers 202, then 200 with routes once ready; another user gets 403, the admin sees it', async () => {
+    const created = await call('POST', '/api/stream', 'alice', { id: 'usd-viewer', profile: 'ten-only' });
+    expect(created.status).toBe(202);
+    expect(created.body.routes).toBeUndefined();
+    expect(created.body.status).toMatchObject({ condition: 'pending', status: false });
+    const id = created.body.id as string;
+
+    const ready = await settle(id);
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toMatchObject({ condition: 'ready', status: true });
+    const routes = (ready.body.routes as Record<string, { description: string; source_port: number }[]>)[
+      '127.0.0.1'
+    ];
+    expect(routes?.map((r) => r.description)).toEqual(['signaling', 'media']);
+    const signaling = routes?.[0]?.source_port;
+    expect((await fetch(`http://127.0.0.1:${signaling}/health`)).status).toBe(200);
+
+    const other = await call('GET', `/api/stream/${id}`, 'bob');
+    expect(other).toMatchObject({ status: 403 });
+    expect(JSON.stringify(other.body)).not.toContain(id);
+    expect((await call('DELETE', `/api/stream/${id}`, 'bob')).status).toBe(403);
+    expect((await call('GET', '/api/stream', 'bob')).body).toMatchObject({ count: 0, items: [] });
+    expect((await call('GET', '/api/stream', 'ada')).body).toMatchObject({ count: 1, offset: 0, limit: 50 });
+    expect((await call('GET', `/api/stream/${id}`, 'ada')).status).toBe(200);
+
+    expect((await call('DELETE', '/api/stream', 'alice', { id })).status).toBe(204);
+    expect((await call('GET', `/api/stream/${id}`, 'alice')).status).toBe(404);
+    expect((await call('DELETE', `/api/stream/${id}`, 'alice')).status).toBe(404);
+  });
+
+  it('answers 410 with the reason after the application exits', async () => {
+    const created = await call('POST', '/api/stream', 'alice', { id: 'crasher', profile: 'default' });
+    const gone = await settle(created.body.id as string);
+    // It may be seen ready before it exits; wait for the failure.
+    let answer = gone;
+    for (let i = 0; answer.status === 200 && i < 300; i++) {
+      await sleep(50);
+      answer = await call('GET', `/api/stream/${created.body.id}`, 'alice');
+    }
+    expect(answer.status).toBe(410);
+    expect(answer.body.detail).toEqual(expect.any(String));
+    const listed = await call('GET', '/api/stream', 'alice');
+    expect((listed.body.items as { status: { condition: string } }[])[0]?.status.condition).toBe('failed');
+    await endAll();
+  });
+
+  it('answers 503 with Retry-After when the queue is full, and 202 then 200 when capacity frees', async () => {
+    const body = { id: 'usd-viewer', profile: 'default' };
+    const first = await call('POST', '/api/stream', 'alice', body);
+    const second = await call('POST', '/api/stream', 'bob', body);
+    expect(second.status).toBe(202);
+    expect(second.body.status?.message).toMatch(/wait/i);
+    const third = await call('POST', '/api/stream', 'alice', body);
+    expect(third.status).toBe(503);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect(typeof third.body.detail).toBe('string');
+
+    expect((await call('GET', `/api/stream/${second.body.id}`, 'bob')).status).toBe(202);
+    await settle(first.body.id as string);
+    expect((await call('DELETE', `/api/stream/${first.body.id}`, 'alice')).status).toBe(204);
+    expect((await settle(second.body.id as string, 'bob')).status).toBe(200);
+    await endAll();
+  });
+
+  it('checks ids and paging parameters', async () => {
+    expect(locs(await call('GET', '/api/stream/not-a-uuid', 'alice'))).toEqual([
+      { loc: ['path', 'session_id'], type: 'string_pattern_mismatch' },
+    ]);
+    expect((await call('GET', '/api/stream/0b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3', 'alice')).status).toBe(404);
+    expect(locs(await call('DELETE', '/api/stream', 'alice', { id: 'x' }))).toEqual([
+      { loc: ['body', 'id'], type: 'string_pattern_mismatch' },
+    ]);
+    expect(locs(await call('DELETE', '/api/stream', 'alice', {}))).toEqual([
+      { loc: ['body', 'id'], type: 'missing' },
+    ]);
+    expect(locs(await call('GET', '/api/stream?limit=abc', 'alice'))).toEqual([
+      { loc: ['query', 'limit'], type: 'int_parsing' },
+    ]);
+    expect(locs(await call('GET', '/api/stream?limit=501', 'alice'))).toEqual([
+      { loc: ['query', 'limit'], type: 'less_than_equal' },
+    ]);
+    expect(locs(await call('GET', '/api/stream?offset=-1', 'alice'))).toEqual([
+      { loc: ['query', 'offset'], type: 'greater_than_equal' },
+    ]);
+    expect((await call('GET', '/api/stream?offset=3&limit=2', 'alice')).body).toEqual({
+      offset: 3,
+      limit: 2,
+      count: 0,
+      items: [],
+    });
+  });
+});
