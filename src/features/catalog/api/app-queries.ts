@@ -1,0 +1,30 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getApp } from './get-app';
+import { getApps } from './get-apps';
+import { getProfiles } from './get-profiles';
+import { getVersions } from './get-versions';
+
+/** Query options of the catalog, keys from general to specific. */
+export const appQueries = {
+  all: () => ['apps'] as const,
+  list: (tags: readonly string[]) =>
+    queryOptions({
+      queryKey: [...appQueries.all(), 'list', { tags: [...tags].sort() }] as const,
+      queryFn: ({ signal }) => getApps(tags, signal),
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: [...appQueries.all(), 'detail', id] as const,
+      queryFn: ({ signal }) => getApp(id, signal),
+    }),
+  versions: (id: string) =>
+    queryOptions({
+      queryKey: [...appQueries.all(), 'detail', id, 'versions'] as const,
+      queryFn: ({ signal }) => getVersions(id, signal),
+    }),
+  profiles: (id: string, version: string) =>
+    queryOptions({
+      queryKey: [...appQueries.all(), 'detail', id, 'versions', version, 'profiles'] as const,
+      queryFn: ({ signal }) => getProfiles(id, version, signal),
+    }),
+};

@@ -1,0 +1,64 @@
+import { useParams, useSearchParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ErrorAlert } from '../../../components/error-alert';
+import { appQueries } from '../api/app-queries';
+import { ProfileList } from './profile-list';
+import { VersionList } from './version-list';
+
+/** One application: its versions in SemVer order and the profiles of the chosen version (`?version=`). */
+export function AppDetailPage() {
+  const appId = useParams().appId ?? '';
+  const [params, setParams] = useSearchParams();
+  const app = useQuery(appQueries.detail(appId));
+  const versions = useQuery(appQueries.versions(appId));
+  const chosen =
+    params.get('version') ?? versions.data?.find((v) => v.latest)?.version ?? versions.data?.[0]?.version;
+
+  if (app.isPending) return <CircularProgress aria-label="Loading application" />;
+  if (app.isError)
+    return <ErrorAlert error={app.error} what={`Application ${appId}`} onRetry={() => void app.refetch()} />;
+  return (
+    <>
+      <Typography variant="h4" component="h1">
+        {app.data.name}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" component="p">
+        {app.data.id}
+      </Typography>
+      <Typography sx={{ my: 1, overflowWrap: 'anywhere' }}>{app.data.description}</Typography>
+      <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
+        {app.data.tags.map((tag) => (
+          <Chip key={tag} label={tag} />
+        ))}
+      </Stack>
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <Typography variant="h5" component="h2">
+            Versions
+          </Typography>
+          {versions.isPending && <CircularProgress aria-label="Loading versions" />}
+          {versions.isError && <ErrorAlert error={versions.error} onRetry={() => void versions.refetch()} />}
+          {versions.isSuccess && versions.data.length === 0 && <Typography>No versions.</Typography>}
+          {versions.isSuccess && (
+            <VersionList
+              versions={versions.data}
+              selected={chosen}
+              onSelect={(version) => setParams({ version }, { replace: true })}
+            />
+          )}
+        </Grid>
+        <Grid size={{ xs: 12, md: 8 }}>
+          <Typography variant="h5" component="h2">
+            Profiles{chosen ? ` of ${chosen}` : ''}
+          </Typography>
+          {chosen && <ProfileList appId={appId} version={chosen} />}
+        </Grid>
+      </Grid>
+    </>
+  );
+}

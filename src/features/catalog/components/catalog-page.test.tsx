@@ -1,0 +1,108 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { apps } from '../../../test/fixtures';
+import { renderRoute } from '../../../test/render';
+import { api, server } from '../../../test/server';
+
+function serveApps(seen: string[][] = []) {
+  server.use(
+    http.get(api('/cfg/apps'), ({ request }) => {
+      const tags = new URL(request.url).searchParams.getAll('tags');
+      seen.push(tags);
+      const items = apps.filter((a) => tags.every((t) => a.tags.includes(t)));
+      return HttpResponse.json({ count: items.length, items });
+    }),
+  );
+  return seen;
+}
+
+describe('catalog page', () => {
+  it('lists applications with name, description and tags', async () => {
+    serveApps();
+    renderRoute('/');
+    const list = await screen.findByRole('region', { name: 'Applications' });
+    expect(within(list).getAllByRole('article')).toHaveLength(3);
+    expect(screen.getByRole('link', { name: 'USD Viewer' })).toHaveAttribute('href', '/apps/usd-viewer');
+    expect(screen.getByText('Explore USD stages.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('3 applications');
+  });
+
+  it('shows a description holding HTML as plain text', async () => {
+    serveApps();
+    const { container } = renderRoute('/apps');
+    expect(await screen.findByText('<img src=x onerror="window.pwned=1"><b>bold</b>')).toBeInTheDocument();
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('b')).toBeNull();
+  });
+
+  it('sends the tag filter to the service as tags', async () => {
+    const seen = serveApps();
+    renderRoute('/apps?tags=editor');
+    expect(await screen.findByRole('link', { name: 'USD Composer' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'USD Viewer' })).not.toBeInTheDocument();
+    expect(seen).toContainEqual(['editor']);
+  });
+
+  it('filters by text and sorts in the URL', async () => {
+    serveApps();
+    const { router } = renderRoute('/apps?sort=name-desc');
+    await screen.findByRole('link', { name: 'USD Viewer' });
+    const names = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(names).toEqual(['USD Viewer', 'USD Composer', 'Evil App']);
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search applications' }), 'compose');
+    expect(screen.getAllByRole('article')).toHaveLength(1);
+    expect(router.state.location.search).toContain('q=compose');
+  });
+
+  it('says so when nothing matches', async () => {
+    serveApps();
+    renderRoute('/apps?q=nothing-like-this');
+    expect(await screen.findByText('No applications match these filters.')).toBeInTheDocument();
+  });
+
+  it('accepts a 202 answer and a bare list without envelope fields', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ items: apps.slice(0, 1) }, { status: 202 })),
+    );
+    renderRoute('/');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+  });
+
+  it('shows a 403 in words, with the detail given as a string', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 })),
+    );
+    renderRoute('/');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/permission.*Not authenticated/);
+  });
+
+  it('offers Retry after a network failure, and recovers', async () => {
+    let fail = true;
+    server.use(
+      http.get(api('/cfg/apps'), () =>
+        fail ? HttpResponse.error() : HttpResponse.json({ count: 3, items: apps }),
+      ),
+    );
+    renderRoute('/');
+    expect(await screen.findByRole('alert')).toHaveTextContent('could not be reached');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+  });
+
+  it('pages through thousands of applications', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      id: `app-${String(i).padStart(4, '0')}`,
+      name: `App ${String(i).padStart(4, '0')}`,
+      description: 'Generated.',
+      tags: [`t${i % 7}`],
+    }));
+    server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: many.length, items: many })));
+    renderRoute('/apps?page=3');
+    expect(await screen.findByRole('link', { name: 'App 0048' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(24);
+    expect(screen.getByRole('button', { name: 'Page 209' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getApps } from './get-apps';
+import { getProfiles } from './get-profiles';
+import { getSession } from './get-session';
+import { getVersions } from './get-versions';
+
+/** Polling of a pending session: quick at first, then backing off x1.5 up to 5 s. */
+export function pollDelay(polls: number): number {
+  return Math.min(500 * 1.5 ** polls, 5000);
+}
+
+/** Query options of the launch wizard; the keys match the catalog's so both share cached answers. */
+export const launchQueries = {
+  apps: () =>
+    queryOptions({
+      queryKey: ['apps', 'list', { tags: [] as string[] }] as const,
+      queryFn: ({ signal }) => getApps([], signal),
+    }),
+  versions: (id: string) =>
+    queryOptions({
+      queryKey: ['apps', 'detail', id, 'versions'] as const,
+      queryFn: ({ signal }) => getVersions(id, signal),
+    }),
+  profiles: (id: string, version: string) =>
+    queryOptions({
+      queryKey: ['apps', 'detail', id, 'versions', version, 'profiles'] as const,
+      queryFn: ({ signal }) => getProfiles(id, version, signal),
+    }),
+  session: (id: string) =>
+    queryOptions({
+      queryKey: ['sessions', 'detail', id] as const,
+      queryFn: ({ signal }) => getSession(id, signal),
+      staleTime: 0,
+      refetchInterval: (query) => {
+        if (query.state.status === 'error') return false;
+        if (query.state.data?.status.condition === 'ready') return false;
+        return pollDelay(query.state.dataUpdateCount);
+      },
+    }),
+};

@@ -1,0 +1,84 @@
+import { ApiError, type Session } from '../../../lib/api-client';
+import { rememberSession } from '../../../lib/session-history';
+import { createSession } from './create-session';
+import { getApp } from './get-app';
+import { getProfile } from './get-profile';
+import { getVersion } from './get-version';
+
+/** The wizard's fields; each error is shown on one of them. */
+export type LaunchField = 'app' | 'version' | 'profile' | 'usd_stage_uri';
+
+/** What the wizard asks for. */
+export interface LaunchChoice {
+  app: string;
+  /** A version or `latest`. */
+  version: string;
+  /** The version `latest` stands for (the wizard knows it from the version list). */
+  resolvedVersion: string | undefined;
+  profile: string;
+  usdStageUri: string;
+}
+
+/** A failure of a launch, with the field it belongs to (none for 403, 503, network failures...). */
+export class LaunchError extends Error {
+  constructor(
+    readonly apiError: ApiError,
+    readonly field: LaunchField | undefined,
+  ) {
+    super(apiError.message);
+    this.name = 'LaunchError';
+  }
+}
+
+/** Maps a 422 `loc` (`["body","version"]`, `["path","id"]`, ...) to the wizard's field. */
+export function fieldOfLoc(loc: readonly (string | number)[]): LaunchField | undefined {
+  const names = loc.map(String);
+  if (names.includes('usd_stage_uri') || names.includes('arguments')) return 'usd_stage_uri';
+  if (names.includes('profile')) return 'profile';
+  if (names.includes('version')) return 'version';
+  if (names.includes('id')) return 'app';
+  return undefined;
+}
+
+/** The field an API error belongs to: a 422 names it, a 404 belongs to the step that looked it up. */
+export function fieldOfError(error: ApiError, step: LaunchField | undefined): LaunchField | undefined {
+  if (error.status === 422) return error.issues.map((i) => fieldOfLoc(i.loc)).find(Boolean) ?? step;
+  if (error.status === 404) return step;
+  return undefined;
+}
+
+async function confirmStep<T>(step: LaunchField | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError) throw new LaunchError(error, fieldOfError(error, step));
+    throw error;
+  }
+}
+
+/**
+ * Confirms the application, version and profile exist through the cfg endpoints (the seed asks clients to),
+ * then POSTs /stream and remembers the session in this browser.
+ */
+export async function launchSession(choice: LaunchChoice): Promise<{ session: Session; ready: boolean }> {
+  await confirmStep('app', () => getApp(choice.app));
+  if (choice.version !== 'latest') await confirmStep('version', () => getVersion(choice.app, choice.version));
+  const version = choice.version === 'latest' ? (choice.resolvedVersion ?? '*') : choice.version;
+  await confirmStep('profile', () => getProfile(choice.app, version, choice.profile));
+  const body = {
+    id: choice.app,
+    version: choice.version,
+    profile: choice.profile,
+    ...(choice.usdStageUri.trim() ? { arguments: { usd_stage_uri: choice.usdStageUri.trim() } } : {}),
+  };
+  // POST errors other than a 422 belong to the whole form, not to a field.
+  const result = await confirmStep(undefined, () => createSession(body));
+  rememberSession({
+    id: result.session.id,
+    app: choice.app,
+    version: choice.version === 'latest' ? (choice.resolvedVersion ?? 'latest') : choice.version,
+    profile: choice.profile,
+    startedAt: Date.now(),
+  });
+  return result;
+}

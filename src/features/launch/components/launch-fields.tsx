@@ -1,0 +1,123 @@
+import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import TextField from '@mui/material/TextField';
+import type { Application, Profile } from '../../../lib/api-client';
+import type { VersionInfo } from '../../../lib/versions';
+
+// Thousands of applications: show the first matches only, the text narrows them down.
+const filterApps = createFilterOptions<string>({ limit: 50 });
+
+/** Application picker (free text too, so a deep link with any id can be shown and checked). */
+export function AppField(props: {
+  value: string;
+  apps: Application[];
+  error: string | undefined;
+  onChange: (id: string) => void;
+}) {
+  const names = new Map(props.apps.map((a) => [a.id, a.name]));
+  return (
+    <Autocomplete
+      freeSolo
+      autoSelect
+      options={props.apps.map((a) => a.id)}
+      filterOptions={filterApps}
+      value={props.value || null}
+      onChange={(_e, id) => props.onChange(id ?? '')}
+      getOptionLabel={(id) => id}
+      renderOption={(liProps, id) => {
+        const { key, ...rest } = liProps;
+        return (
+          <li key={key} {...rest}>
+            {names.get(id) ?? id} ({id})
+          </li>
+        );
+      }}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label="Application"
+          required
+          error={Boolean(props.error)}
+          helperText={props.error ?? (names.get(props.value) || ' ')}
+        />
+      )}
+    />
+  );
+}
+
+/** A select whose options always include the current value, so a deep link's choice stays visible. */
+function ChoiceField(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  error: string | undefined;
+  help?: string;
+  onChange: (value: string) => void;
+}) {
+  const options =
+    props.options.some((o) => o.value === props.value) || !props.value
+      ? props.options
+      : [{ value: props.value, label: props.value }, ...props.options];
+  return (
+    <FormControl size="small" error={Boolean(props.error)} required fullWidth>
+      <InputLabel id={`${props.id}-label`}>{props.label}</InputLabel>
+      <Select
+        labelId={`${props.id}-label`}
+        label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-describedby={`${props.id}-help`}
+      >
+        {options.map((o) => (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ))}
+      </Select>
+      <FormHelperText id={`${props.id}-help`}>{props.error ?? props.help ?? ' '}</FormHelperText>
+    </FormControl>
+  );
+}
+
+/** Version select: `latest` first (naming the version it stands for), then SemVer order. */
+export function VersionField(props: {
+  value: string;
+  versions: VersionInfo[];
+  error: string | undefined;
+  onChange: (version: string) => void;
+}) {
+  const latest = props.versions.find((v) => v.latest)?.version;
+  const options = [
+    { value: 'latest', label: latest ? `latest (${latest})` : 'latest' },
+    ...props.versions.map((v) => ({
+      value: v.version,
+      label: `${v.version}${v.prerelease ? ' (pre-release)' : ''}`,
+    })),
+  ];
+  return <ChoiceField id="launch-version" label="Version" {...props} options={options} />;
+}
+
+/** Profile select with the chosen profile's description as help. */
+export function ProfileField(props: {
+  value: string;
+  profiles: Profile[];
+  error: string | undefined;
+  onChange: (profile: string) => void;
+}) {
+  const options = props.profiles.map((p) => ({ value: p.id, label: `${p.name} (${p.id})` }));
+  const help = props.profiles.find((p) => p.id === props.value)?.description;
+  return (
+    <ChoiceField
+      id="launch-profile"
+      label="Profile"
+      {...props}
+      options={options}
+      {...(help ? { help } : {})}
+    />
+  );
+}

@@ -1,0 +1,51 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import type { LaunchChoice } from '../api/launch-session';
+
+/** The last step: what will be launched, and the button that launches it. */
+export function LaunchReview(props: {
+  choice: LaunchChoice;
+  appName: string | undefined;
+  launching: boolean;
+  onBack: () => void;
+  onLaunch: () => void;
+}) {
+  const { choice } = props;
+  const rows: [string, string][] = [
+    ['Application', props.appName ? `${props.appName} (${choice.app})` : choice.app],
+    [
+      'Version',
+      choice.version === 'latest' ? `latest (${choice.resolvedVersion ?? 'unknown'})` : choice.version,
+    ],
+    ['Profile', choice.profile],
+    ['USD stage URI', choice.usdStageUri || 'none'],
+  ];
+  return (
+    <Stack spacing={2} component="section" aria-label="Review">
+      <Table size="small" aria-label="Launch summary">
+        <TableBody>
+          {rows.map(([name, value]) => (
+            <TableRow key={name}>
+              <TableCell component="th" scope="row">
+                {name}
+              </TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{value}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <Stack direction="row" spacing={1}>
+        <Button onClick={props.onBack} disabled={props.launching}>
+          Back
+        </Button>
+        <Button variant="contained" onClick={props.onLaunch} disabled={props.launching}>
+          {props.launching ? 'Launching…' : 'Launch'}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Step from '@mui/material/Step';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import TextField from '@mui/material/TextField';
+import { ErrorAlert } from '../../../components/error-alert';
+import { isApiError } from '../../../lib/api-client';
+import { describeError } from '../../../lib/error-text';
+import { fieldOfError, launchSession, LaunchError, type LaunchField } from '../api/launch-session';
+import { launchQueries } from '../api/launch-queries';
+import { AppField, ProfileField, VersionField } from './launch-fields';
+import { LaunchReview } from './launch-review';
+
+const steps = ['Application', 'Version', 'Profile', 'Options', 'Review'];
+
+function fieldMessage(error: unknown, field: LaunchField, value: string): string | undefined {
+  const launchError = error instanceof LaunchError ? error : undefined;
+  const apiError = launchError?.apiError ?? (isApiError(error) ? error : undefined);
+  if (!apiError) return undefined;
+  const owner = launchError ? launchError.field : fieldOfError(apiError, field);
+  if (owner !== field) return undefined;
+  if (apiError.status === 404) {
+    const what = { app: 'Application', version: 'Version', profile: 'Profile', usd_stage_uri: 'Stage' }[
+      field
+    ];
+    return `${what} ${value} no longer exists${field === 'profile' ? ' or does not apply to this version' : ''}.`;
+  }
+  return apiError.issues.map((i) => i.msg).join('; ') || describeError(apiError);
+}
+
+/** The wizard: application, version (default latest), profile, options, review, then POST /stream. */
+export function LaunchWizard() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [reviewing, setReviewing] = useState(false);
+  const app = params.get('app') ?? '';
+  const version = params.get('version') || 'latest';
+  const profile = params.get('profile') ?? '';
+  const stage = params.get('usd_stage_uri') ?? '';
+
+  const apps = useQuery(launchQueries.apps());
+  const versions = useQuery({ ...launchQueries.versions(app), enabled: app !== '' });
+  const resolved = version === 'latest' ? versions.data?.find((v) => v.latest)?.version : version;
+  const profiles = useQuery({
+    ...launchQueries.profiles(app, resolved ?? ''),
+    enabled: Boolean(app && resolved),
+  });
+  const launch = useMutation({
+    mutationFn: launchSession,
+    onSuccess: ({ session, ready }) => {
+      if (ready) navigate(`/sessions/${session.id}`);
+      else setParams((p) => ({ ...Object.fromEntries(p), session: session.id }));
+    },
+    onError: () => setReviewing(false),
+  });
+
+  const set = (changes: Record<string, string>) => {
+    launch.reset();
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const errorFor = (field: LaunchField, value: string) =>
+    fieldMessage(launch.error, field, value) ??
+    (field === 'app' ? fieldMessage(versions.error, 'app', value) : undefined) ??
+    (field === 'version' ? fieldMessage(profiles.error, 'version', value) : undefined);
+  const formError =
+    launch.error instanceof LaunchError && launch.error.field === undefined
+      ? launch.error.apiError
+      : undefined;
+  const listError = [apps.error, versions.error].find((e) => isApiError(e) && e.status === 403);
+  const complete = Boolean(app && profile);
+  const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
+
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 720 }}>
+      <Stepper activeStep={active} alternativeLabel aria-label="Launch steps" sx={{ overflowX: 'auto' }}>
+        {steps.map((label) => (
+          <Step key={label}>
+            <StepLabel>{label}</StepLabel>
+          </Step>
+        ))}
+      </Stepper>
+      {listError !== undefined && <ErrorAlert error={listError} />}
+      {apps.isError && listError === undefined && (
+        <ErrorAlert error={apps.error} what="The catalog" onRetry={() => void apps.refetch()} />
+      )}
+      {formError && (
+        <ErrorAlert
+          error={formError}
+          what="This application"
+          onRetry={() => launch.mutate(launch.variables!)}
+        />
+      )}
+      {reviewing ? (
+        <LaunchReview
+          choice={{ app, version, resolvedVersion: resolved, profile, usdStageUri: stage }}
+          appName={apps.data?.items.find((a) => a.id === app)?.name}
+          launching={launch.isPending}
+          onBack={() => setReviewing(false)}
+          onLaunch={() =>
+            launch.mutate({ app, version, resolvedVersion: resolved, profile, usdStageUri: stage })
+          }
+        />
+      ) : (
+        <Stack
+          component="form"
+          aria-label="Launch options"
+          spacing={2}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (complete) setReviewing(true);
+          }}
+        >
+          <AppField
+            value={app}
+            apps={apps.data?.items ?? []}
+            error={errorFor('app', app)}
+            onChange={(id) => set({ app: id, version: '', profile: '' })}
+          />
+          <VersionField
+            value={version}
+            versions={versions.data ?? []}
+            error={errorFor('version', version)}
+            onChange={(v) => set({ version: v === 'latest' ? '' : v, profile: '' })}
+          />
+          <ProfileField
+            value={profile}
+            profiles={profiles.data ?? []}
+            error={errorFor('profile', profile)}
+            onChange={(p) => set({ profile: p })}
+          />
+          {profiles.isSuccess && profiles.data.length === 0 && (
+            <Alert severity="warning">No profile applies to this version.</Alert>
+          )}
+          <TextField
+            label="USD stage URI (optional)"
+            value={stage}
+            onChange={(e) => set({ usd_stage_uri: e.target.value })}
+            error={Boolean(errorFor('usd_stage_uri', stage))}
+            helperText={
+              errorFor('usd_stage_uri', stage) ??
+              'A stage for the application to open, e.g. omniverse://host/stage.usd'
+            }
+          />
+          <Button type="submit" variant="contained" disabled={!complete} sx={{ alignSelf: 'start' }}>
+            Review
+          </Button>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSessions } from './get-sessions';
+
+/** Query options of the sessions page, keys from general to specific. */
+export const sessionQueries = {
+  all: () => ['sessions'] as const,
+  list: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'list'] as const,
+      queryFn: ({ signal }) => getSessions(signal),
+      // Pending sessions become ready on their own; a gentle refresh keeps the states honest.
+      refetchInterval: 5000,
+    }),
+};

@@ -1,0 +1,34 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+
+/** Asks before ending a session: it stops the application for everyone watching it. */
+export function EndSessionDialog(props: {
+  sessionId: string | undefined;
+  ending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <Dialog open={props.sessionId !== undefined} onClose={props.onCancel} aria-labelledby="end-session-title">
+      <DialogTitle id="end-session-title">End this session?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          Session {props.sessionId} will be stopped and its application closed. Anyone watching it loses the
+          stream.
+        </DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onCancel} disabled={props.ending}>
+          Keep it
+        </Button>
+        <Button color="error" variant="contained" onClick={props.onConfirm} disabled={props.ending}>
+          End session
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

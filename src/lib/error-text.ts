@@ -1,0 +1,28 @@
+/** Words for an API failure, so every page explains the same status the same way. */
+import { isApiError } from './api-client';
+
+/** One sentence a person can act on for any error a query or mutation produced. */
+export function describeError(error: unknown, what = 'This item'): string {
+  if (!isApiError(error)) return error instanceof Error ? error.message : 'Something went wrong.';
+  const detail = typeof error.detail === 'string' ? error.detail : error.issues.map((i) => i.msg).join('; ');
+  switch (error.status) {
+    case 0:
+      return 'The service could not be reached. Check your network or the settings, then retry.';
+    case 401:
+    case 403:
+      return `You do not have permission to do this: ${detail} Check the access token in Settings.`;
+    case 404:
+      return `${what} no longer exists (${detail}).`;
+    case 410:
+      return `The session failed: ${detail}`;
+    case 422:
+      return `The request is invalid: ${detail}`;
+    case 429:
+    case 503:
+      return error.retryAfter !== undefined
+        ? `${detail} Try again in ${error.retryAfter} s.`
+        : `${detail} Try again in a moment.`;
+    default:
+      return error.status >= 500 ? `The service failed (${error.status}): ${detail}` : detail;
+  }
+}
