@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
+import { canBind } from './port-pool.ts';
 import { createSessionManager } from './manager.ts';
-import { killGroups, removeDir, standInRequest, tempDataDir, testOptions, waitFor } from './test-support.ts';
+import {
+  killGroups,
+  removeDir,
+  sessionProcesses,
+  standInRequest,
+  tempDataDir,
+  testOptions,
+  waitFor,
+} from './test-support.ts';
 import { QueueFullError, type SessionManager, type SessionRecord } from './types.ts';
 
 // This file's ports: 48000-48049.
@@ -82,5 +92,131 @@ describe('session manager', () => {
     await m.end(third.id);
     expect(m.get(third.id)).toBeUndefined();
     expect(m.counts()).toMatchObject({ ready: 1, queued: 0, pending: 0 });
+  });
+
+  it('marks a session failed with the reason when its application exits, frees its GPU and starts the next', async () => {
+    const m = await setup({ capacity: 1 });
+    const doomed = await m.create(standInRequest(['--exit-after-ms', '300', '--exit-code', '1']));
+    const next = await m.create(standInRequest());
+    expect(m.get(next.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    await waitFor('the failure', () => track(m.get(doomed.id))?.state === 'failed');
+    const failed = m.get(doomed.id)!;
+    expect(failed.message).toMatch(/^USD Viewer 1\.2\.0 exited with code 1( before it was ready)?$/);
+    expect(failed.failedAt).toBeDefined();
+    expect(failed.ports).toBeUndefined();
+    await ready(m, next.id);
+    expect(m.counts()).toMatchObject({ ready: 1, failed: 1, queued: 0 });
+  });
+
+  it('fails a session whose application does not answer within its start-up timeout and stops that application', async () => {
+    const m = await setup({ readyWaitMs: 15_000 });
+    const created = track(await m.create(standInRequest(['--never-ready'], { startupTimeoutMs: 1_500 })))!;
+    expect(created.state).toBe('failed');
+    expect(created.message).toBe('USD Viewer 1.2.0 was not ready within 1.5 s');
+    expect(created.ports).toBeUndefined();
+    await waitFor('the application to be stopped', () => sessionProcesses(created.id).length === 0);
+  });
+
+  it('answers pending when the application is slower than readyWaitMs', async () => {
+    const m = await setup({ readyWaitMs: 100 });
+    const created = track(await m.create(standInRequest(['--ready-after-ms', '1500'])))!;
+    expect(created.state).toBe('pending');
+    expect(created.message).toBe('Starting USD Viewer 1.2.0');
+    await ready(m, created.id);
+  });
+
+  it('escalates to SIGKILL when the application ignores SIGTERM', async () => {
+    const m = await setup({ readyWaitMs: 15_000, stopGraceMs: 300 });
+    const created = track(await m.create(standInRequest(['--ignore-sigterm'])))!;
+    expect(created.state).toBe('ready');
+    await m.end(created.id);
+    expect(isAlive(created.pid!)).toBe(false);
+  });
+
+  it('never gives one port to two sessions, skips ports held by others, and frees every port', async () => {
+    // A range of five ports with the first held by another program: room for exactly two sessions.
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(FIRST, '127.0.0.1', resolve));
+    try {
+      const m = await setup({
+        capacity: 3,
+        queueLimit: 0,
+        readyWaitMs: 15_000,
+        portRange: { first: FIRST, last: FIRST + 4 },
+      });
+      const a = track(await m.create(standInRequest()))!;
+      const b = track(await m.create(standInRequest()))!;
+      const c = track(await m.create(standInRequest()))!;
+      expect([a.state, b.state]).toEqual(['ready', 'ready']);
+      const used = [a, b].flatMap((r) => [r.ports!.signaling, r.ports!.media]);
+      expect(new Set(used).size).toBe(4);
+      expect(used).not.toContain(FIRST);
+      expect(c.state).toBe('failed');
+      expect(c.message).toMatch(/^No free network port/);
+
+      await m.end(a.id);
+      await m.end(b.id);
+      for (const port of used) {
+        expect(await canBind(port, 'tcp')).toBe(true);
+        expect(await canBind(port, 'udp')).toBe(true);
+      }
+      // Freed in the pool as well: a new session gets ports again.
+      const d = track(await m.create(standInRequest()))!;
+      expect(d.state).toBe('ready');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('keeps a failed session visible for failedRetentionMs, then forgets it', async () => {
+    const m = await setup({ failedRetentionMs: 2_000 });
+    const created = await m.create(standInRequest(['--exit-after-ms', '0']));
+    await waitFor('the failure', () => m.get(created.id)?.state === 'failed');
+    expect(m.list(null, 0, 10).count).toBe(1);
+    await waitFor('the failed session to be forgotten', () => m.get(created.id) === undefined);
+    expect(m.counts().failed).toBe(0);
+  });
+
+  it('ends a session without viewers after idleTimeoutMs, and one older than maxLifetimeMs', async () => {
+    const m = await setup({ capacity: 3 });
+    const idle = await m.create(standInRequest([], { idleTimeoutMs: 300 }));
+    const watched = await m.create(standInRequest(['--viewers', '1'], { idleTimeoutMs: 300 }));
+    const old = await m.create(standInRequest(['--viewers', '1'], { maxLifetimeMs: 1_500 }));
+    const idlePid = (await ready(m, idle.id)).pid!;
+    await ready(m, watched.id);
+    const oldPid = (await ready(m, old.id)).pid!;
+    await waitFor('the idle session to end', () => m.get(idle.id) === undefined);
+    expect(isAlive(idlePid)).toBe(false);
+    await waitFor('the old session to end', () => m.get(old.id) === undefined);
+    expect(isAlive(oldPid)).toBe(false);
+    // Many health checks later, the session with a viewer is still there.
+    expect(m.get(watched.id)?.state).toBe('ready');
+  });
+
+  it('lists sessions by owner, oldest first, with offset and limit', async () => {
+    const m = await setup({ capacity: 1, queueLimit: 5 });
+    const a1 = await m.create(standInRequest([], {}, 'alice'));
+    const b1 = await m.create(standInRequest([], {}, 'bob'));
+    const a2 = await m.create(standInRequest([], {}, 'alice'));
+    expect(m.list('alice', 0, 10).items.map((r) => r.id)).toEqual([a1.id, a2.id]);
+    expect(m.list(null, 1, 1)).toMatchObject({ count: 3, items: [{ id: b1.id }] });
+    await m.end(b1.id);
+    expect(m.get(a2.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+  });
+
+  it('stop() ends every session, queued ones included, and leaves no process behind', async () => {
+    const m = await setup({ capacity: 2, queueLimit: 2 });
+    const a = await ready(m, (await m.create(standInRequest(['--spawn-child']))).id);
+    const b = await ready(m, (await m.create(standInRequest(['--ignore-sigterm']))).id);
+    const queued = await m.create(standInRequest());
+    const { childPid } = (await (await fetch(`http://127.0.0.1:${a.ports!.signaling}/health`)).json()) as {
+      childPid: number;
+    };
+    pids.add(childPid);
+    await m.stop();
+    for (const pid of [a.pid!, b.pid!, childPid]) expect(isAlive(pid)).toBe(false);
+    expect(sessionProcesses(a.id)).toEqual([]);
+    expect(m.get(queued.id)).toBeUndefined();
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
   });
 });

@@ -2,6 +2,7 @@
  * Shared by the session tests: requests that launch the stand-in application, manager options with
  * small timeouts, and waiting for a condition without timing assertions.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,4 +90,20 @@ export function killGroups(pids: Iterable<number | undefined>): void {
   for (const pid of pids) {
     if (pid !== undefined && isAlive(pid)) signalGroup(pid, 'SIGKILL');
   }
+}
+
+/** Live processes whose command line names the session (the stand-in is always given its id). */
+export function sessionProcesses(sessionId: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(sessionId) && isAlive(Number(name))) {
+        found.push(Number(name));
+      }
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
 }

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../runners/local-runner.ts';
+import { isAlive, signalGroup } from '../runners/process-group.ts';
+import { createSessionManager } from './manager.ts';
+import {
+  killGroups,
+  removeDir,
+  sessionProcesses,
+  standInRequest,
+  tempDataDir,
+  testOptions,
+  waitFor,
+} from './test-support.ts';
+import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
+
+// This file's ports: 48050-48099.
+const FIRST = 48050;
+const LAST = 48099;
+
+let manager: SessionManager | undefined;
+let dataDir: string | undefined;
+const pids = new Set<number | undefined>();
+
+afterEach(async () => {
+  await manager?.stop();
+  killGroups(pids);
+  pids.clear();
+  if (dataDir) await removeDir(dataDir);
+  manager = undefined;
+  dataDir = undefined;
+});
+
+/**
+ * Runs a manager in another process, lets it create sessions, and kills it with SIGKILL once
+ * `readyCount` are ready: its applications keep running, as after a crash of the service.
+ */
+async function crashedService(options: SessionManagerOptions, flags: string[][], readyCount: number) {
+  const host = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/sessions/crash-host.ts',
+      JSON.stringify(options),
+      JSON.stringify(flags),
+      String(readyCount),
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  pids.add(host.pid);
+  let output = '';
+  host.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise((resolve) => host.once('exit', resolve));
+  await waitFor('the first service to report its sessions', () => output.includes('\n'), 25_000);
+  host.kill('SIGKILL');
+  await exited;
+  const records = JSON.parse(output) as SessionRecord[];
+  for (const record of records) pids.add(record.pid);
+  return records;
+}
+
+describe('session manager after a crash of the service', () => {
+  it('adopts applications still running, fails the dead ones, and resumes the queue in order', async () => {
+    dataDir = await tempDataDir();
+    const options = testOptions(dataDir, FIRST, LAST);
+    const [a, b, c, d] = await crashedService(options, [[], [], [], []], 2);
+    expect([a?.state, b?.state, c?.state, d?.state]).toEqual(['ready', 'ready', 'pending', 'pending']);
+    expect(sessionProcesses(a!.id)).toEqual([a!.pid]);
+    // B's application dies while no service is watching.
+    signalGroup(b!.pid!, 'SIGKILL');
+    await waitFor('B to be gone', () => !isAlive(b!.pid!));
+
+    manager = createSessionManager(options);
+    await manager.start();
+    const m = manager;
+    expect(m.get(a!.id)).toMatchObject({ state: 'ready', pid: a!.pid, ports: a!.ports });
+    expect(m.get(b!.id)).toMatchObject({
+      state: 'failed',
+      message: 'USD Viewer 1.2.0 stopped while the service was down',
+    });
+    // B's GPU went to the first in the queue; the second still waits.
+    expect(m.get(c!.id)?.message).toBe('Starting USD Viewer 1.2.0');
+    expect(m.get(d!.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    await waitFor('C to be ready', () => m.get(c!.id)?.state === 'ready');
+    const cPorts = m.get(c!.id)!.ports!;
+    expect([cPorts.signaling, cPorts.media]).not.toContain(a!.ports!.signaling);
+    expect([cPorts.signaling, cPorts.media]).not.toContain(a!.ports!.media);
+    pids.add(m.get(c!.id)?.pid);
+
+    // The adopted application is no longer a child: its death is noticed by polling.
+    signalGroup(a!.pid!, 'SIGKILL');
+    await waitFor('A to be marked failed', () => m.get(a!.id)?.state === 'failed');
+    expect(m.get(a!.id)?.message).toBe('USD Viewer 1.2.0 exited');
+    await waitFor('D to be ready', () => m.get(d!.id)?.state === 'ready');
+    pids.add(m.get(d!.id)?.pid);
+
+    await m.stop();
+    for (const record of [a, b, c, d]) expect(sessionProcesses(record!.id)).toEqual([]);
+  });
+
+  it('ends an adopted application on end() and on stop()', async () => {
+    dataDir = await tempDataDir();
+    const options = testOptions(dataDir, FIRST, LAST);
+    const [a, b] = await crashedService(options, [['--spawn-child'], []], 2);
+    manager = createSessionManager(options);
+    await manager.start();
+    await manager.end(a!.id);
+    expect(sessionProcesses(a!.id)).toEqual([]);
+    expect(manager.get(a!.id)).toBeUndefined();
+    expect(manager.get(b!.id)?.state).toBe('ready');
+    await manager.stop();
+    expect(sessionProcesses(b!.id)).toEqual([]);
+  });
+
+  it('recovers from a torn state file with its backup copy, and starts empty when both are unreadable', async () => {
+    dataDir = await tempDataDir();
+    const options = testOptions(dataDir, FIRST, LAST);
+    const first = createSessionManager(options);
+    await first.start();
+    const failed = await first.create(standInRequest(['--exit-after-ms', '0']));
+    await waitFor('the failure', () => first.get(failed.id)?.state === 'failed');
+    await first.stop();
+
+    const file = path.join(dataDir, 'sessions.json');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, text.length / 2));
+    manager = createSessionManager(options);
+    await manager.start();
+    expect(manager.get(failed.id)?.state).toBe('failed');
+    await manager.stop();
+
+    await writeFile(file, '{"version": 1, "sess');
+    await writeFile(`${file}.bak`, 'not json at all');
+    manager = createSessionManager(options);
+    await manager.start();
+    expect(manager.list(null, 0, 10).count).toBe(0);
+    const fresh = await manager.create(standInRequest());
+    await waitFor('a new session to be ready', () => manager?.get(fresh.id)?.state === 'ready');
+    pids.add(manager.get(fresh.id)?.pid);
+  });
+});
