@@ -1,0 +1,109 @@
+/** What the player is doing, over the video: connecting, the reconnect countdown, a failure, the end. */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import type { PlayerState } from '../../../player/player-types';
+import { useNow } from '../hooks/use-now';
+
+/** The overlay for every state but `playing`, which shows nothing. */
+export function PlayerStatus(props: { state: PlayerState; onRetry: () => void; onReconnect: () => void }) {
+  const { state } = props;
+  const now = useNow(state.kind === 'reconnecting');
+  if (state.kind === 'playing' || state.kind === 'idle') return null;
+  let content: React.ReactNode;
+  switch (state.kind) {
+    case 'connecting':
+    case 'waiting-for-video':
+      content = (
+        <>
+          <CircularProgress aria-label="Connecting" />
+          <Typography>
+            {state.kind === 'connecting' ? 'Connecting to the session…' : 'Waiting for video…'}
+          </Typography>
+        </>
+      );
+      break;
+    case 'reconnecting': {
+      const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
+      content = (
+        <Alert
+          severity="warning"
+          action={
+            <Button color="inherit" size="small" onClick={props.onRetry}>
+              Retry now
+            </Button>
+          }
+        >
+          Connection lost ({state.reason}). Reconnecting in {seconds} s, attempt {state.attempt}.
+        </Alert>
+      );
+      break;
+    }
+    case 'failed':
+      content = (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={props.onRetry}>
+              Retry
+            </Button>
+          }
+        >
+          Could not connect: {state.reason}
+        </Alert>
+      );
+      break;
+    case 'ended':
+      content = (
+        <Alert
+          severity="info"
+          action={
+            <Button color="inherit" size="small" component={RouterLink} to="/sessions">
+              Sessions
+            </Button>
+          }
+        >
+          <strong>This session has ended.</strong>
+          {state.reason && state.reason !== 'This session has ended.' ? ` ${state.reason}` : ''}
+        </Alert>
+      );
+      break;
+    case 'disconnected':
+      content = (
+        <Alert
+          severity="info"
+          action={
+            <Button color="inherit" size="small" onClick={props.onReconnect}>
+              Reconnect
+            </Button>
+          }
+        >
+          Disconnected. The session keeps running.
+        </Alert>
+      );
+      break;
+  }
+  return (
+    <Box
+      role="status"
+      aria-live="polite"
+      sx={{
+        position: 'absolute',
+        inset: 0,
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        color: 'common.white',
+        bgcolor: 'rgba(0,0,0,0.45)',
+        zIndex: 3,
+      }}
+    >
+      {content}
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+/** Live connection figures over the video, with the last minute of bitrate and fps as charts. */
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { StatsSample } from '../../../player/stats/stats-sample';
+import { Sparkline } from './sparkline';
+
+function fmt(value: number | undefined, digits = 0, unit = ''): string {
+  return value === undefined ? '-' : `${value.toFixed(digits)}${unit}`;
+}
+
+/** The stats panel; `history` is oldest first. */
+export function StatsOverlay(props: { history: StatsSample[] }) {
+  const last = props.history.at(-1);
+  const rows: [string, string][] = [
+    ['Resolution', last?.width ? `${last.width}x${last.height ?? 0}` : '-'],
+    ['Codec', last?.codec ?? '-'],
+    ['Frames per second', fmt(last?.fps, 1)],
+    ['Bitrate', fmt(last?.bitrateKbps, 0, ' kbit/s')],
+    ['Round trip', fmt(last?.rttMs, 1, ' ms')],
+    [
+      'Packets lost',
+      last?.packetsLost === undefined ? '-' : `${last.packetsLost} (${fmt(last.packetLossPercent, 2)} %)`,
+    ],
+    ['Jitter', fmt(last?.jitterMs, 1, ' ms')],
+    ['Decode time', fmt(last?.decodeMs, 2, ' ms')],
+    ['Frames decoded', fmt(last?.framesDecoded)],
+    ['Candidate', last?.candidateType ?? '-'],
+  ];
+  return (
+    <Box
+      role="region"
+      aria-label="Stream statistics"
+      sx={{
+        position: 'absolute',
+        top: 8,
+        left: 8,
+        p: 1,
+        borderRadius: 1,
+        bgcolor: 'rgba(0,0,0,0.7)',
+        color: 'common.white',
+        pointerEvents: 'none',
+        zIndex: 2,
+      }}
+    >
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto auto', columnGap: 1.5 }}>
+        {rows.map(([name, value]) => (
+          <Typography key={name} component="div" variant="caption" sx={{ display: 'contents' }}>
+            <dt>{name}</dt>
+            <dd style={{ margin: 0 }} data-stat={name}>
+              {value}
+            </dd>
+          </Typography>
+        ))}
+      </Box>
+      <Sparkline
+        label="Bitrate"
+        unit="kbit/s"
+        color="#4fc3f7"
+        values={props.history.map((s) => s.bitrateKbps ?? 0)}
+      />
+      <Sparkline
+        label="Frame rate"
+        unit="fps"
+        color="#aed581"
+        values={props.history.map((s) => s.fps ?? 0)}
+      />
+    </Box>
+  );
+}

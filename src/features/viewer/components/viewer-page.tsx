@@ -1,0 +1,172 @@
+/**
+ * The viewer of one session (/sessions/:sessionId, `?mode=watch` for watch-only). This is the one component
+ * that meets the Player: it creates it in an effect whose cleanup disconnects, and hands plain props down.
+ */
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { describeError } from '../../../lib/error-text';
+import { Player } from '../../../player/player';
+import type { MessageRecord, PlayerState } from '../../../player/player-types';
+import type { StatsSample } from '../../../player/stats/stats-sample';
+import { deleteSession } from '../api/delete-session';
+import { lookupSession } from '../api/lookup-session';
+import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
+import { EndSessionDialog } from './end-session-dialog';
+import { MessagesPanel } from './messages-panel';
+import { PlayerStatus } from './player-status';
+import { StatsOverlay } from './stats-overlay';
+import { ViewerToolbar } from './viewer-toolbar';
+import { WatchLink } from './watch-link';
+
+const STATE_LABEL: Record<PlayerState['kind'], string> = {
+  idle: 'Idle',
+  connecting: 'Connecting',
+  'waiting-for-video': 'Waiting for video',
+  playing: 'Playing',
+  reconnecting: 'Reconnecting',
+  failed: 'Failed',
+  ended: 'Ended',
+  disconnected: 'Disconnected',
+};
+
+/** The viewer page (default export: the router lazy-loads it). */
+export default function ViewerPage() {
+  const { sessionId = '' } = useParams();
+  const [search] = useSearchParams();
+  const watchOnly = search.get('mode') === 'watch';
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<Player | undefined>(undefined);
+  const [state, setState] = useState<PlayerState>({ kind: 'idle' });
+  const [history, setHistory] = useState<StatsSample[]>([]);
+  const [messages, setMessages] = useState<MessageRecord[]>([]);
+  const [showStats, setShowStats] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return undefined;
+    performance.mark('sg:viewer-mount');
+    const player = new Player({
+      video,
+      mode: watchOnly ? 'watch' : 'control',
+      lookupSession: () => lookupSession(sessionId),
+      keepKey: isViewerShortcut,
+    });
+    playerRef.current = player;
+    const unsubscribe = [
+      player.addEventListener('state', setState),
+      player.addEventListener('stats', () => setHistory(player.statsHistory)),
+      // The log keeps the latest 200 events; a chatty application must not grow the page without bound.
+      player.addEventListener('message', (m) => setMessages((list) => [...list.slice(-199), m])),
+    ];
+    player.connect();
+    return () => {
+      for (const off of unsubscribe) off();
+      player.disconnect();
+      playerRef.current = undefined;
+    };
+  }, [sessionId, watchOnly]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === stageRef.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const toggleFullscreen = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void stageRef.current?.requestFullscreen().catch(() => undefined);
+  }, []);
+  useViewerShortcuts({ toggleStats: () => setShowStats((s) => !s), toggleFullscreen });
+
+  const end = useMutation({
+    mutationFn: () => deleteSession(sessionId),
+    onSuccess: () => {
+      setConfirmEnd(false);
+      playerRef.current?.markEnded('This session has ended.');
+      void queryClient.invalidateQueries({ queryKey: ['sessions'] });
+    },
+  });
+
+  const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(state.kind);
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
+        <Box>
+          <Typography variant="h5" component="h1">
+            {watchOnly ? 'Watching session' : 'Session'}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {sessionId} · <span data-testid="player-state">{STATE_LABEL[state.kind]}</span>
+          </Typography>
+        </Box>
+        <ViewerToolbar
+          watchOnly={watchOnly}
+          showStats={showStats}
+          fullscreen={fullscreen}
+          connected={connected}
+          ended={state.kind === 'ended'}
+          onToggleStats={() => setShowStats((s) => !s)}
+          onToggleFullscreen={toggleFullscreen}
+          onPointerLock={() => void videoRef.current?.requestPointerLock?.()}
+          onDisconnect={() => playerRef.current?.disconnect()}
+          onReconnect={() => playerRef.current?.connect()}
+          onEnd={() => setConfirmEnd(true)}
+        />
+      </Stack>
+      <Box
+        ref={stageRef}
+        sx={{
+          position: 'relative',
+          width: '100%',
+          height: fullscreen ? '100vh' : 'min(70vh, 56.25vw)',
+          bgcolor: 'common.black',
+          borderRadius: fullscreen ? 0 : 1,
+          overflow: 'hidden',
+        }}
+      >
+        <video
+          ref={videoRef}
+          aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
+          tabIndex={watchOnly ? -1 : 0}
+          autoPlay
+          muted
+          playsInline
+          style={{
+            width: '100%',
+            height: '100%',
+            objectFit: 'contain',
+            display: 'block',
+            touchAction: 'none',
+          }}
+        />
+        {showStats && <StatsOverlay history={history} />}
+        <PlayerStatus
+          state={state}
+          onRetry={() => playerRef.current?.retry()}
+          onReconnect={() => playerRef.current?.connect()}
+        />
+      </Box>
+      {!watchOnly && <WatchLink sessionId={sessionId} />}
+      <MessagesPanel
+        messages={messages}
+        canSend={state.kind === 'playing'}
+        send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
+      />
+      <EndSessionDialog
+        open={confirmEnd}
+        busy={end.isPending}
+        error={end.isError ? describeError(end.error, 'This session') : undefined}
+        onCancel={() => setConfirmEnd(false)}
+        onConfirm={() => end.mutate()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+/** The viewer's controls; every one has an accessible name and, where it has one, its shortcut in the tooltip. */
+import BarChartIcon from '@mui/icons-material/BarChart';
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import MouseIcon from '@mui/icons-material/Mouse';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+
+/** The toolbar above the video. */
+export function ViewerToolbar(props: {
+  watchOnly: boolean;
+  showStats: boolean;
+  fullscreen: boolean;
+  connected: boolean;
+  ended: boolean;
+  onToggleStats: () => void;
+  onToggleFullscreen: () => void;
+  onPointerLock: () => void;
+  onDisconnect: () => void;
+  onReconnect: () => void;
+  onEnd: () => void;
+}) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Tooltip title="Statistics (Ctrl+Shift+S)">
+        <IconButton
+          aria-label={props.showStats ? 'Hide statistics' : 'Show statistics'}
+          aria-pressed={props.showStats}
+          onClick={props.onToggleStats}
+        >
+          <BarChartIcon />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Fullscreen (Ctrl+Shift+F)">
+        <IconButton
+          aria-label={props.fullscreen ? 'Leave fullscreen' : 'Fullscreen'}
+          onClick={props.onToggleFullscreen}
+        >
+          {props.fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+        </IconButton>
+      </Tooltip>
+      {!props.watchOnly && (
+        <Tooltip title="Capture the pointer (Esc releases it)">
+          <span>
+            <IconButton aria-label="Lock pointer" onClick={props.onPointerLock} disabled={!props.connected}>
+              <MouseIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      )}
+      {props.connected ? (
+        <Button variant="outlined" onClick={props.onDisconnect}>
+          Disconnect
+        </Button>
+      ) : (
+        <Button variant="outlined" onClick={props.onReconnect} disabled={props.ended}>
+          Reconnect
+        </Button>
+      )}
+      {!props.watchOnly && (
+        <Button variant="contained" color="error" onClick={props.onEnd} disabled={props.ended}>
+          End session
+        </Button>
+      )}
+    </Stack>
+  );
+}
