@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('loadConfig', () => {
+  it('gives the contract defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      catalogPath: path.join(root, 'catalog.yaml'),
+      dataDir: path.join(root, '.streamgate'),
+      tokensPath: null,
+      publicHost: '127.0.0.1',
+      portRange: { first: 47000, last: 47999 },
+      capacity: 2,
+      queueLimit: 16,
+      allowAnonymous: false,
+      staticDir: path.join(root, 'dist'),
+      corsOrigins: [],
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      STREAMGATE_TOKENS: 'tokens.yaml',
+      STREAMGATE_PORT_RANGE: '48000-48010',
+      STREAMGATE_CAPACITY: '4',
+      STREAMGATE_QUEUE_LIMIT: '0',
+      STREAMGATE_CORS_ORIGINS: 'https://a.example, http://localhost:5173',
+      LOG_LEVEL: 'WARN',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      tokensPath: path.resolve('tokens.yaml'),
+      portRange: { first: 48000, last: 48010 },
+      capacity: 4,
+      queueLimit: 0,
+      corsOrigins: ['https://a.example', 'http://localhost:5173'],
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT=eighty is not a whole number/],
+    [{ PORT: '70000' }, /PORT=70000 must be between 0 and 65535/],
+    [{ STREAMGATE_CAPACITY: '0' }, /STREAMGATE_CAPACITY=0 must be between 1/],
+    [{ STREAMGATE_PORT_RANGE: '48010-48000' }, /first not above the last/],
+    [{ STREAMGATE_PORT_RANGE: 'many' }, /must look like 47000-47999/],
+    [{ STREAMGATE_ALLOW_ANONYMOUS: 'maybe' }, /must be 1 or 0/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud must be one of/],
+    [{ STREAMGATE_CORS_ORIGINS: 'https://a.example/path' }, /must be a bare origin/],
+    [{ HOST: '0.0.0.0' }, /STREAMGATE_TOKENS is not set/],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('allows a non-loopback HOST without tokens when anonymous access is asked for', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', STREAMGATE_ALLOW_ANONYMOUS: '1' }).allowAnonymous).toBe(true);
+  });
+});
