@@ -5,22 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { launchApplication } from '../runners/local-runner.ts';
-import { isAlive, isSessionProcess, startTicks, stopGroup } from '../runners/process-group.ts';
-import { probeHealth } from './health-probe.ts';
+import { isSessionProcess, stopGroup } from '../runners/process-group.ts';
 import { PortPool } from './port-pool.ts';
 import {
-  exitMessage,
   label,
   persisted,
   readyMessage,
-  startingMessage,
-  timeoutMessage,
   waitingMessage,
   type Entry,
   type PersistedSession,
 } from './session-entry.ts';
+import { createSessionRuntime } from './session-runtime.ts';
 import { StateStore } from './state-store.ts';
 import {
   QueueFullError,
@@ -44,7 +39,6 @@ export function createSessionManager(
   const retryAfterSeconds = options.retryAfterSeconds ?? 15;
   const pool = new PortPool(options.portRange);
   const store = new StateStore<PersistedSession>(options.dataDir);
-  const logDir = path.join(options.dataDir, 'logs');
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
   const listeners = new Set<() => void>();
@@ -55,6 +49,19 @@ export function createSessionManager(
   /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
   let restoring = false;
   let ticker: NodeJS.Timeout | undefined;
+  const runtime = createSessionRuntime({
+    publicHost: options.publicHost,
+    appCwd: options.appCwd,
+    logDir: path.join(options.dataDir, 'logs'),
+    readyPollMs,
+    pool,
+    logger,
+    isStopped: () => stopped,
+    changed,
+    fail,
+    markReady,
+    end,
+  });
 
   const copy = (record: SessionRecord): SessionRecord => structuredClone(record);
   const occupying = () =>
@@ -71,7 +78,7 @@ export function createSessionManager(
   function pump(): void {
     while (!stopped && !restoring && queue.length > 0 && occupying() < options.capacity) {
       const entry = queue.shift();
-      if (entry) entry.launching = launch(entry);
+      if (entry) entry.launching = runtime.launch(entry);
     }
   }
 
@@ -120,105 +127,6 @@ export function createSessionManager(
     changed();
   }
 
-  async function launch(entry: Entry): Promise<void> {
-    const { record, request } = entry;
-    entry.phase = 'starting';
-    entry.startedAt = Date.now();
-    record.message = startingMessage(request);
-    changed();
-    const ports = await pool.allocate();
-    if (entry.phase !== 'starting') return pool.release(ports);
-    if (!ports)
-      return fail(entry, `No free network port for ${label(request)}; try again when a session ends`);
-    record.ports = ports;
-    try {
-      const child = await launchApplication(
-        { sessionId: record.id, request, ports, host: options.publicHost },
-        { logDir, cwd: options.appCwd },
-      );
-      const pid = child.pid as number;
-      entry.child = child;
-      record.pid = pid;
-      entry.startTicks = startTicks(pid);
-      child.once('exit', (code, signal) => {
-        if (entry.phase === 'starting' || entry.phase === 'ready') {
-          fail(entry, exitMessage(request, code, signal, entry.phase === 'starting'));
-        }
-      });
-    } catch (error) {
-      logger.error(
-        { sessionId: record.id, err: (error as Error).message },
-        'Could not start the application',
-      );
-      return fail(entry, `${label(request)} could not be started`);
-    }
-    if (entry.phase !== 'starting') return;
-    changed();
-    void watchReadiness(entry);
-  }
-
-  async function watchReadiness(entry: Entry): Promise<void> {
-    const { record, request } = entry;
-    const deadline = (entry.startedAt ?? Date.now()) + request.profile.settings.startupTimeoutMs;
-    while (entry.phase === 'starting' && !stopped && record.ports && record.pid !== undefined) {
-      if (entry.adopted && !isAlive(record.pid))
-        return fail(entry, `${label(request)} exited before it was ready`);
-      const health = await probeHealth(options.publicHost, record.ports.signaling, 1_000);
-      if (entry.phase !== 'starting') return;
-      if (health.ok) return markReady(entry);
-      if (Date.now() >= deadline) return fail(entry, timeoutMessage(request));
-      await sleep(readyPollMs);
-    }
-  }
-
-  /** Lifetime, idle time and health of one ready session. */
-  async function check(entry: Entry): Promise<void> {
-    const { record, request } = entry;
-    const settings = request.profile.settings;
-    if (Date.now() - (entry.startedAt ?? Date.now()) >= settings.maxLifetimeMs) {
-      logger.info({ sessionId: record.id }, `${label(request)} reached its maximum lifetime; ending it`);
-      return end(record.id);
-    }
-    if (entry.adopted && record.pid !== undefined && !isAlive(record.pid)) {
-      return fail(entry, `${label(request)} exited`);
-    }
-    if (entry.probing || !record.ports) return;
-    entry.probing = true;
-    const health = await probeHealth(options.publicHost, record.ports.signaling, 1_000).finally(() => {
-      entry.probing = false;
-    });
-    if (entry.phase !== 'ready') return;
-    const now = Date.now();
-    if (!health.ok) {
-      entry.unhealthySince ??= now;
-      if (now - entry.unhealthySince >= settings.startupTimeoutMs)
-        fail(entry, `${label(request)} stopped answering`);
-      return;
-    }
-    entry.unhealthySince = undefined;
-    // An application that does not report viewers is never taken for idle.
-    if (health.viewers === undefined) return;
-    if (health.viewers > 0) {
-      entry.idleSince = undefined;
-      return;
-    }
-    entry.idleSince ??= now;
-    if (now - entry.idleSince >= settings.idleTimeoutMs) {
-      logger.info({ sessionId: record.id }, `${label(request)} had no viewer for a while; ending it`);
-      await end(record.id);
-    }
-  }
-
-  function tick(): void {
-    for (const entry of entries.values()) {
-      if (entry.phase === 'ready') {
-        void check(entry).catch((error: Error) =>
-          logger.error({ sessionId: entry.record.id, err: error.message }, 'Session check failed'),
-        );
-      }
-    }
-  }
-
   function waitSettled(entry: Entry, timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -259,7 +167,7 @@ export function createSessionManager(
       entry.adopted = true;
       entry.idleSince = Date.now();
       logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
-      if (entry.phase === 'starting') void watchReadiness(entry);
+      if (entry.phase === 'starting') void runtime.watchReadiness(entry);
       return;
     }
     // The pid is gone or now someone else's: never signal it.
@@ -313,7 +221,7 @@ export function createSessionManager(
       restoring = false;
       pump();
       changed();
-      ticker = setInterval(tick, healthPollMs);
+      ticker = setInterval(() => runtime.tick(entries.values()), healthPollMs);
       ticker.unref();
     },
 
