@@ -1,10 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { apps } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
-import { api, server } from '../../../test/server';
+import { api, http, HttpResponse, server } from '../../../test/server';
 
 function serveApps(seen: string[][] = []) {
   server.use(
