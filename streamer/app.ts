@@ -147,6 +147,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
 
   const server: Server = createSignalingServer({
     async offer(sdp, watchOnly) {
+      const began = performance.now();
       const info = parseOffer(sdp);
       const { viewer, answer } = await Viewer.answer(
         sdp,
@@ -161,7 +162,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
       );
       viewers.set(viewer.id, viewer);
       state.viewers = viewers.size;
-      log(`viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} (${viewers.size} now)`);
+      const ms = Math.round(performance.now() - began);
+      log(`viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`);
       return { id: viewer.id, answer };
     },
     remove(id) {

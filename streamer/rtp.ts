@@ -84,7 +84,19 @@ export class VideoFanout {
   add(sink: RtpSink): void {
     const state: SinkState = { sink, seq: Math.floor(Math.random() * 0x10000) };
     this.sinks.set(sink, state);
-    for (const { packet, ts } of this.cache) this.forward(state, packet, ts);
+    // The replayed frames get timestamps one tick apart ending at the newest one: a player paces frames by
+    // their timestamps, and the real spacing would hold the live picture back by the age of the keyframe.
+    const newest = this.cache[this.cache.length - 1]?.ts ?? 0;
+    let framesAfter = 0;
+    for (let i = this.cache.length - 1; i > 0; i--) {
+      if (this.cache[i]!.ts !== this.cache[i - 1]!.ts) framesAfter++;
+    }
+    let previous: number | null = null;
+    for (const { packet, ts } of this.cache) {
+      if (previous !== null && ts !== previous) framesAfter--;
+      previous = ts;
+      this.forward(state, packet, (newest - framesAfter) >>> 0);
+    }
   }
 
   remove(sink: RtpSink): void {

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ArgumentError, parseArgs } from './args.ts';
+
+const ports = ['--signaling-port', '49100', '--media-port', '47998'];
+
+describe('parseArgs', () => {
+  it('applies the defaults when only the ports are given', () => {
+    const options = parseArgs(ports);
+    expect(options).toMatchObject({
+      signalingPort: 49100,
+      mediaPort: 47998,
+      host: '127.0.0.1',
+      width: 1280,
+      height: 720,
+      fps: 30,
+      maxWidth: 1920,
+      maxHeight: 1080,
+      usdStageUri: '',
+    });
+    expect(options.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reads every flag the runner passes, in both spellings', () => {
+    const options = parseArgs([
+      ...ports,
+      '--session-id=0b7e6f2c-1f7a-4d2e-9a51-5d1c0e7a9b11',
+      '--host',
+      '10.0.0.5',
+      '--app-name',
+      'USD Viewer',
+      '--app-version',
+      '1.2.0',
+      '--profile',
+      'default',
+      '--width',
+      '640',
+      '--height',
+      '360',
+      '--fps',
+      '25',
+      '--max-width',
+      '1280',
+      '--max-height',
+      '720',
+      '--usd-stage-uri',
+      'omniverse://server/stage.usd',
+    ]);
+    expect(options).toEqual({
+      sessionId: '0b7e6f2c-1f7a-4d2e-9a51-5d1c0e7a9b11',
+      signalingPort: 49100,
+      mediaPort: 47998,
+      host: '10.0.0.5',
+      appName: 'USD Viewer',
+      appVersion: '1.2.0',
+      profile: 'default',
+      width: 640,
+      height: 360,
+      fps: 25,
+      maxWidth: 1280,
+      maxHeight: 720,
+      usdStageUri: 'omniverse://server/stage.usd',
+    });
+  });
+
+  it('keeps sizes even and within the maximum', () => {
+    const options = parseArgs([...ports, '--width', '641', '--height', '2000', '--max-height', '1081']);
+    expect(options.width).toBe(640);
+    expect(options.maxHeight).toBe(1080);
+    expect(options.height).toBe(1080);
+  });
+
+  it('takes the stage from STREAMGATE_ARGUMENTS unless the flag names one', () => {
+    const env = { STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'file:///a.usd', other: 1 }) };
+    expect(parseArgs(ports, env).usdStageUri).toBe('file:///a.usd');
+    expect(parseArgs([...ports, '--usd-stage-uri', 'file:///b.usd'], env).usdStageUri).toBe('file:///b.usd');
+    expect(parseArgs(ports, { STREAMGATE_ARGUMENTS: '{not json' }).usdStageUri).toBe('');
+    expect(parseArgs(ports, { STREAMGATE_ARGUMENTS: '["x"]' }).usdStageUri).toBe('');
+  });
+
+  it.each([
+    [['--media-port', '47998'], /--signaling-port is required/],
+    [['--signaling-port', '49100'], /--media-port is required/],
+    [[...ports, '--fps', 'fast'], /--fps needs a whole number/],
+    [[...ports, '--width', '-5'], /--width needs a whole number/],
+    [[...ports, '--media-port', '70000'], /between 1 and 65535/],
+    [[...ports, '--colour', 'red'], /Unknown flag --colour/],
+    [[...ports, '--host'], /--host needs a value/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(ArgumentError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});

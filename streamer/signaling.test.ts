@@ -1,0 +1,176 @@
+import { createSocket } from 'node:dgram';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PeerConnection, Video } from 'node-datachannel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseArgs } from './args.ts';
+import { startStreamer, type Streamer } from './app.ts';
+import { createSignalingServer } from './signaling.ts';
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(resolve));
+  return port;
+}
+
+/** A real offer (recvonly VP8 video and the two data channels) made by libdatachannel as a client. */
+async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection }> {
+  const pc = new PeerConnection('client', { iceServers: [] });
+  const video = new Video('0', 'RecvOnly');
+  video.addVP8Codec(96);
+  pc.addTrack(video);
+  const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
+  pc.createDataChannel('input');
+  pc.createDataChannel('messages');
+  return { sdp: await sdp, pc };
+}
+
+describe('the signaling port of a running application', () => {
+  let streamer: Streamer;
+  let base: string;
+  let mediaPort: number;
+
+  beforeAll(async () => {
+    mediaPort = await freeUdpPort();
+    const options = parseArgs([
+      '--signaling-port',
+      '1',
+      '--media-port',
+      String(mediaPort),
+      '--width',
+      '320',
+      '--height',
+      '240',
+    ]);
+    streamer = await startStreamer({ ...options, signalingPort: 0 });
+    base = `http://127.0.0.1:${streamer.signalingPort}`;
+    for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
+  });
+
+  afterAll(async () => {
+    await streamer?.close();
+  });
+
+  it('reports ready with the stream size once frames are encoded', async () => {
+    const res = await fetch(`${base}/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await res.json()).toEqual({ status: 'ready', viewers: 0, width: 320, height: 240, fps: 30 });
+    expect(streamer.encoderPid()).toBeGreaterThan(0);
+  });
+
+  it('answers a CORS preflight', async () => {
+    const res = await fetch(`${base}/whep`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://portal.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    expect(res.headers.get('access-control-expose-headers')).toMatch(/Location/);
+  });
+
+  it.each([
+    ['a wrong content type', { 'Content-Type': 'application/json' }, '{"sdp":"v=0"}', 415],
+    ['an empty body', { 'Content-Type': 'application/sdp' }, '', 400],
+    ['text that is not SDP', { 'Content-Type': 'application/sdp' }, 'hello there', 400],
+    ['SDP without media', { 'Content-Type': 'application/sdp' }, 'v=0\r\ns=-\r\n', 400],
+    ['a body over 64 KiB', { 'Content-Type': 'application/sdp' }, `v=0\r\n${'a=x\r\n'.repeat(14_000)}`, 413],
+  ])('refuses %s with a reason', async (_name, headers, body, status) => {
+    const res = await fetch(`${base}/whep`, { method: 'POST', headers, body });
+    expect(res.status).toBe(status);
+    expect((await res.text()).length).toBeGreaterThan(5);
+  });
+
+  it('answers unknown paths, methods and viewers', async () => {
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${base}/whep`)).status).toBe(405);
+    expect(
+      (await fetch(`${base}/whep/0b7e6f2c-1f7a-4d2e-9a51-5d1c0e7a9b11`, { method: 'DELETE' })).status,
+    ).toBe(404);
+  });
+
+  it('answers a real offer with one host candidate on the media port, then stops that viewer', async () => {
+    const { sdp, pc } = await makeOffer();
+    try {
+      const res = await fetch(`${base}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: sdp,
+      });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('content-type')).toBe('application/sdp');
+      const location = res.headers.get('location') ?? '';
+      expect(location).toMatch(/^\/whep\/[0-9a-f-]{36}$/);
+      const answer = await res.text();
+      const candidates = answer.split('\r\n').filter((l) => l.startsWith('a=candidate:'));
+      expect(new Set(candidates)).toEqual(
+        new Set([`a=candidate:1 1 UDP 2122317823 127.0.0.1 ${mediaPort} typ host`]),
+      );
+      expect(answer).toMatch(/a=rtpmap:96 VP8\/90000/);
+      expect(answer).toMatch(/m=application/);
+      expect((await (await fetch(`${base}/health`)).json()).viewers).toBe(1);
+      expect((await fetch(`${base}${location}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await fetch(`${base}${location}`, { method: 'DELETE' })).status).toBe(404);
+      expect((await (await fetch(`${base}/health`)).json()).viewers).toBe(0);
+    } finally {
+      pc.close();
+    }
+  });
+
+  it('ignores garbage datagrams on the media port and keeps answering', async () => {
+    const socket = createSocket('udp4');
+    for (const bytes of [
+      Buffer.alloc(0),
+      Buffer.from('garbage'),
+      Buffer.alloc(1500, 0xff),
+      Buffer.from([0, 1, 0, 0]),
+    ]) {
+      await new Promise<void>((resolve) => socket.send(bytes, mediaPort, '127.0.0.1', () => resolve()));
+    }
+    socket.close();
+    await sleep(200);
+    const { sdp, pc } = await makeOffer();
+    try {
+      const res = await fetch(`${base}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: sdp,
+      });
+      expect(res.status).toBe(201);
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    } finally {
+      pc.close();
+    }
+  });
+});
+
+describe('the signaling server before the first frame', () => {
+  it('answers /health with 503 until the application is ready', async () => {
+    const server = createSignalingServer({
+      offer: () => Promise.reject(new Error('not used')),
+      remove: () => false,
+      health: () => null,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(res.status).toBe(503);
+      // An unexpected failure of the application is a 500 without details, not a crash.
+      const post = await fetch(`http://127.0.0.1:${port}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: 'v=0',
+      });
+      expect(post.status).toBe(500);
+      expect(await post.text()).not.toMatch(/not used/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
