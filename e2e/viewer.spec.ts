@@ -1,0 +1,180 @@
+/**
+ * The viewer against the real stack: launch through the wizard, watch the stream, move the pointer, lose the
+ * connection and get it back, watch from a second page, and see the session end from elsewhere.
+ * Pixels are read back from the <video> and decoded with the application's own marks (streamer/marks.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import ts from 'typescript';
+import { startStack, type Stack } from './support/stack';
+
+const catalog = `
+applications:
+  - id: sample
+    name: Sample Viewer
+    description: The sample streaming application.
+    tags: [test]
+    versions:
+      - version: 1.0.0
+        description: Test build.
+profiles:
+  - id: small
+    name: Small
+    description: 640x360 at 30 fps.
+    applications:
+      - id: '*'
+        versions: ['*']
+    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360 }
+`;
+
+/** streamer/marks.ts as a script that defines `window.streamgateMarks` in the page. */
+function marksScript(): string {
+  const source = readFileSync(path.join(import.meta.dirname, '../streamer/marks.ts'), 'utf8');
+  const js = ts.transpileModule(source, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
+  return `(() => {\n${js.replace(/^export /gm, '')}\nwindow.streamgateMarks = { decodeMarks, findPointer };\n})();`;
+}
+
+interface Look {
+  width: number;
+  height: number;
+  frames: number;
+  marks: { frame: number; seq: number } | null;
+  pointer: { x: number; y: number } | null;
+}
+
+/** What the page's video shows now: its size, frames decoded so far, and the marks read from its pixels. */
+async function look(page: Page): Promise<Look | null> {
+  return page.evaluate(() => {
+    const video = document.querySelector('video');
+    if (!video || video.videoWidth === 0) return null;
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) return null;
+    ctx.drawImage(video, 0, 0);
+    const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    type Reader = {
+      decodeMarks(i: ImageData): { frame: number; seq: number } | null;
+      findPointer(i: ImageData): { x: number; y: number } | null;
+    };
+    const reader = (window as unknown as { streamgateMarks: Reader }).streamgateMarks;
+    return {
+      width: canvas.width,
+      height: canvas.height,
+      frames: video.getVideoPlaybackQuality().totalVideoFrames,
+      marks: reader.decodeMarks(image),
+      pointer: reader.findPointer(image),
+    };
+  });
+}
+
+/** Waits until the viewer plays and its picture moves on (the application's frame counter grows). */
+async function expectPlaying(page: Page) {
+  await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
+  const first = await look(page);
+  expect(first?.marks).not.toBeNull();
+  await expect
+    .poll(async () => {
+      const now = await look(page);
+      return now && first?.marks && now.marks ? now.marks.frame - first.marks.frame : 0;
+    })
+    .toBeGreaterThan(5);
+  await expect.poll(async () => (await look(page))?.frames ?? 0).toBeGreaterThan(first?.frames ?? 0);
+}
+
+let stack: Stack;
+let page: Page;
+let sessionId = '';
+const whepResources: string[] = [];
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack({ catalog });
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on('response', (response) => {
+    const location = response.headers().location;
+    if (response.request().method() === 'POST' && response.url().includes('/whep') && location) {
+      whepResources.push(new URL(location, response.url()).toString());
+    }
+  });
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  await stack?.stop();
+});
+
+test('launches through the wizard and plays the stream', async () => {
+  await page.goto(`${stack.baseURL}/launch?app=sample&profile=small`);
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Launch' }).click();
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  sessionId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await page.addScriptTag({ content: marksScript() });
+  await expectPlaying(page);
+  const now = await look(page);
+  expect(now).toMatchObject({ width: 640, height: 360 });
+});
+
+test('the pointer over the video shows the square at the matching stream pixel', async () => {
+  const box = await page.getByLabel('Session stream', { exact: true }).boundingBox();
+  if (!box) throw new Error('the video has no box');
+  // The element is wider than 16:9 or taller: find the contained picture as object-fit: contain draws it.
+  const scale = Math.min(box.width / 640, box.height / 360);
+  const left = box.x + (box.width - 640 * scale) / 2;
+  const top = box.y + (box.height - 360 * scale) / 2;
+  for (const target of [
+    { x: 200, y: 150 },
+    { x: 480, y: 90 },
+  ]) {
+    await page.mouse.move(left + (target.x + 0.5) * scale, top + (target.y + 0.5) * scale, { steps: 3 });
+    await expect
+      .poll(async () => {
+        const p = (await look(page))?.pointer;
+        return p ? Math.hypot(p.x - target.x, p.y - target.y) : Infinity;
+      })
+      .toBeLessThan(3);
+  }
+  // The application echoes the seq of the last input it applied in its marks.
+  await expect.poll(async () => (await look(page))?.marks?.seq ?? 0).toBeGreaterThan(0);
+});
+
+test('reconnects to playing after the application drops the viewer', async () => {
+  const resource = whepResources.at(-1);
+  expect(resource).toBeDefined();
+  const before = whepResources.length;
+  const res = await fetch(resource!, { method: 'DELETE' });
+  expect(res.status).toBeLessThan(300);
+  await expect(page.getByTestId('player-state')).not.toHaveText('Playing');
+  await expect.poll(() => whepResources.length, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expectPlaying(page);
+});
+
+test('a watch-only page decodes frames too', async ({ browser }) => {
+  const watcher = await browser.newPage();
+  try {
+    await watcher.goto(`${stack.baseURL}/sessions/${sessionId}?mode=watch`);
+    await watcher.addScriptTag({ content: marksScript() });
+    await expect(watcher.getByRole('heading', { name: 'Watching session' })).toBeVisible();
+    await expectPlaying(watcher);
+    await expect(watcher.getByRole('button', { name: 'End session' })).toHaveCount(0);
+  } finally {
+    await watcher.close();
+  }
+});
+
+test('the viewer says so when the session is ended from elsewhere', async () => {
+  const res = await fetch(`${stack.apiURL}/stream/${sessionId}`, { method: 'DELETE' });
+  expect(res.status).toBe(204);
+  await expect(page.getByText('This session has ended.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('player-state')).toHaveText('Ended');
+  const posts = whepResources.length;
+  await page.waitForTimeout(1500);
+  // Never reconnects to a session that is gone.
+  expect(whepResources.length).toBe(posts);
+});
