@@ -1,8 +1,8 @@
 /**
- * Hands out signaling (TCP) and media (UDP) ports from a range. A port is reserved synchronously before
- * it is tested, so two sessions starting at the same moment can never get the same one; it is handed out
- * only after a bind test shows that nothing else on the machine holds it (an application left over from
- * a crash, another program).
+ * Hands out signaling (TCP) and media (UDP) ports from a range. A port is marked taken before it is
+ * tested and allocations run one at a time, so two sessions can never get the same one; it is handed
+ * out only after a bind test shows that nothing else on the machine holds it (an application left over
+ * from a crash, another program).
  */
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
@@ -37,6 +37,7 @@ export class PortPool {
   private readonly taken = new Set<number>();
   /** Where the next search starts: round robin, so a port just freed is the last to be reused. */
   private cursor: number;
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly range: { first: number; last: number }) {
     if (!(range.first > 0 && range.last >= range.first + 1 && range.last <= 65_535)) {
@@ -70,8 +71,17 @@ export class PortPool {
     this.taken.delete(ports.media);
   }
 
-  /** A free signaling and media port pair, or undefined when the range has none. */
-  async allocate(): Promise<SessionPorts | undefined> {
+  /**
+   * A free signaling and media port pair, or undefined when the range has none. Allocations run one
+   * at a time: interleaved ones could each hold half a pair and leave the range short of whole pairs.
+   */
+  allocate(): Promise<SessionPorts | undefined> {
+    const next = this.last.then(() => this.allocateNow());
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+
+  private async allocateNow(): Promise<SessionPorts | undefined> {
     const signaling = await this.take('tcp');
     if (signaling === undefined) return undefined;
     const media = await this.take('udp');

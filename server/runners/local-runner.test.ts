@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, standInRequest, tempDataDir, waitFor } from '../sessions/test-support.ts';
+import { buildCommand, launchApplication, logPath } from './local-runner.ts';
+import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
+
+// This file's ports: 48120-48139.
+const ports = { signaling: 48120, media: 48121 };
+const sessionId = '0b7c9a52-7f5e-4c1e-9d2a-3f4e5a6b7c8d';
+
+let dir: string | undefined;
+const started: number[] = [];
+afterEach(async () => {
+  for (const pid of started.splice(0)) if (isAlive(pid)) signalGroup(pid, 'SIGKILL');
+  if (dir) await removeDir(dir);
+  dir = undefined;
+});
+
+describe('buildCommand', () => {
+  it('replaces the placeholders of a LaunchSpec and passes the session in the environment', () => {
+    const request = standInRequest(['--extra', 'x{host}y']);
+    request.launch!.env = { MY_VAR: '1', STREAMGATE_HOST: 'overridden?' };
+    const command = buildCommand({ sessionId, request, ports, host: '10.0.0.5' });
+    expect(command.file).toBe(process.execPath);
+    expect(command.args).toContain(sessionId);
+    expect(command.args.slice(-8)).toEqual([
+      '--signaling-port',
+      '48120',
+      '--media-port',
+      '48121',
+      '--host',
+      '10.0.0.5',
+      '--extra',
+      'x10.0.0.5y',
+    ]);
+    expect(command.env).toEqual({
+      MY_VAR: '1',
+      STREAMGATE_SESSION_ID: sessionId,
+      STREAMGATE_SIGNALING_PORT: '48120',
+      STREAMGATE_MEDIA_PORT: '48121',
+      STREAMGATE_HOST: '10.0.0.5',
+      STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'omniverse://example/stage.usd' }),
+    });
+  });
+
+  it('runs the sample streaming application with the profile settings when there is no LaunchSpec', () => {
+    const request = { ...standInRequest(), launch: undefined };
+    const { file, args } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
+    expect(file).toBe(process.execPath);
+    expect(args).toEqual([
+      '--import',
+      'tsx',
+      'streamer/main.ts',
+      '--session-id',
+      sessionId,
+      '--signaling-port',
+      '48120',
+      '--media-port',
+      '48121',
+      '--host',
+      '127.0.0.1',
+      '--app-name',
+      'USD Viewer',
+      '--app-version',
+      '1.2.0',
+      '--profile',
+      'default',
+      '--width',
+      '640',
+      '--height',
+      '360',
+      '--fps',
+      '30',
+      '--max-width',
+      '1280',
+      '--max-height',
+      '720',
+      '--usd-stage-uri',
+      'omniverse://example/stage.usd',
+    ]);
+    const withoutStage = buildCommand({
+      sessionId,
+      request: { ...request, arguments: {} },
+      ports,
+      host: 'h',
+    });
+    expect(withoutStage.args).not.toContain('--usd-stage-uri');
+  });
+});
+
+describe('launchApplication', () => {
+  it('starts the application in its own process group, with its output in the session log', async () => {
+    dir = await tempDataDir();
+    const logDir = path.join(dir, 'logs');
+    const child = await launchApplication(
+      { sessionId, request: standInRequest(), ports, host: '127.0.0.1' },
+      { logDir },
+    );
+    const pid = child.pid!;
+    started.push(pid);
+    expect(isSessionProcess(pid, sessionId, startTicks(pid))).toBe(true);
+    expect(isSessionProcess(pid, 'another-session')).toBe(false);
+    expect(isSessionProcess(pid, sessionId, '1')).toBe(false);
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Field 5, the process group, is the child itself.
+    expect(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]).toBe(String(pid));
+    await waitFor('the stand-in to log', async () =>
+      (await readFile(logPath(logDir, sessionId), 'utf8').catch(() => '')).includes(`stand-in ${sessionId}`),
+    );
+    await stopGroup(pid, 2_000);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('rejects when the command cannot be started', async () => {
+    dir = await tempDataDir();
+    const request = standInRequest();
+    request.launch = { command: ['streamgate-no-such-program'] };
+    await expect(
+      launchApplication({ sessionId, request, ports, host: '127.0.0.1' }, { logDir: dir }),
+    ).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,0 +1,77 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { canBind, PortPool } from './port-pool.ts';
+
+// This file's ports: 48100-48119.
+const FIRST = 48100;
+
+const open: Array<Server | Socket> = [];
+
+function listenTcp(port: number): Promise<Server> {
+  const server = createServer();
+  open.push(server);
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+function bindUdp(port: number): Promise<Socket> {
+  const socket = createSocket('udp4');
+  open.push(socket);
+  return new Promise((resolve) => socket.bind(port, '127.0.0.1', () => resolve(socket)));
+}
+
+afterEach(async () => {
+  for (const handle of open.splice(0)) await new Promise<void>((resolve) => handle.close(() => resolve()));
+});
+
+describe('canBind', () => {
+  it('sees a TCP listener and a UDP socket on one address as taken, each for its own protocol', async () => {
+    expect(await canBind(FIRST, 'tcp')).toBe(true);
+    await listenTcp(FIRST);
+    expect(await canBind(FIRST, 'tcp')).toBe(false);
+    await bindUdp(FIRST + 1);
+    expect(await canBind(FIRST + 1, 'udp')).toBe(false);
+    expect(await canBind(FIRST + 1, 'tcp')).toBe(true);
+  });
+});
+
+describe('PortPool', () => {
+  it('hands out distinct pairs, even to allocations made at the same moment, until the range is used up', async () => {
+    const pool = new PortPool({ first: FIRST, last: FIRST + 5 });
+    const pairs = await Promise.all([pool.allocate(), pool.allocate(), pool.allocate(), pool.allocate()]);
+    const given = pairs.filter((p) => p !== undefined);
+    expect(given).toHaveLength(3);
+    const ports = given.flatMap((p) => [p.signaling, p.media]);
+    expect(new Set(ports).size).toBe(6);
+    expect(pool.inUse()).toEqual([...ports].sort((a, b) => a - b));
+  });
+
+  it('skips ports that another program holds', async () => {
+    await listenTcp(FIRST + 10);
+    await bindUdp(FIRST + 12);
+    const pool = new PortPool({ first: FIRST + 10, last: FIRST + 13 });
+    expect(await pool.allocate()).toEqual({ signaling: FIRST + 11, media: FIRST + 13 });
+  });
+
+  it('gives released ports out again, the most recently released last', async () => {
+    const pool = new PortPool({ first: FIRST, last: FIRST + 3 });
+    const a = await pool.allocate();
+    const b = await pool.allocate();
+    pool.release(a);
+    pool.release(b);
+    expect(pool.inUse()).toEqual([]);
+    expect(await pool.allocate()).toEqual(a);
+  });
+
+  it('claims ports of an adopted application without testing them, and refuses to claim them twice', () => {
+    const pool = new PortPool({ first: FIRST, last: FIRST + 3 });
+    expect(pool.claim({ signaling: FIRST, media: FIRST + 1 })).toBe(true);
+    expect(pool.claim({ signaling: FIRST + 1, media: FIRST + 2 })).toBe(false);
+    expect(pool.inUse()).toEqual([FIRST, FIRST + 1]);
+  });
+
+  it('rejects a range that cannot hold one pair', () => {
+    expect(() => new PortPool({ first: FIRST, last: FIRST })).toThrow(/at least two ports/);
+    expect(() => new PortPool({ first: 0, last: 10 })).toThrow();
+  });
+});
