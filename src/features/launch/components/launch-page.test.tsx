@@ -1,0 +1,220 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { getStartedSessions } from '../../../lib/session-history';
+import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
+import { renderRoute } from '../../../test/render';
+import { api, http, HttpResponse, server } from '../../../test/server';
+
+function serveCatalog() {
+  server.use(
+    http.get(api('/cfg/apps'), () => HttpResponse.json({ count: apps.length, items: apps })),
+    http.get(api('/cfg/apps/:id'), ({ params }) => {
+      const app = apps.find((a) => a.id === params.id);
+      return app
+        ? HttpResponse.json(app)
+        : HttpResponse.json({ detail: 'Application not found.' }, { status: 404 });
+    }),
+    // Out of order on purpose: the portal sorts by SemVer.
+    http.get(api('/cfg/apps/:id/versions'), () =>
+      HttpResponse.json({
+        count: 3,
+        items: [{ version: '1.9.0' }, { version: '2.0.0-rc.1' }, { version: '1.10.0' }],
+      }),
+    ),
+    http.get(api('/cfg/apps/:id/versions/:version'), ({ params }) =>
+      HttpResponse.json({ version: params.version, description: 'A version.' }),
+    ),
+    http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+      HttpResponse.json({ count: profiles.length, items: profiles }),
+    ),
+    http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), ({ params }) => {
+      const p = profiles.find((x) => x.id === params.profile);
+      return p ? HttpResponse.json(p) : HttpResponse.json({ detail: 'Profile not found.' }, { status: 404 });
+    }),
+  );
+}
+
+async function reviewAndLaunch() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Review' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Launch' }));
+}
+
+describe('launch wizard', () => {
+  it('defaults the version to latest and posts the choice; 200 opens the viewer', async () => {
+    serveCatalog();
+    let body: unknown;
+    server.use(
+      http.post(api('/stream'), async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(ready);
+      }),
+    );
+    const { router } = renderRoute('/launch?app=usd-viewer&profile=default&usd_stage_uri=file:///s.usd');
+    const version = await screen.findByRole('combobox', { name: 'Version' });
+    await waitFor(() => expect(version).toHaveTextContent('latest (1.10.0)'));
+    await reviewAndLaunch();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+    expect(body).toEqual({
+      id: 'usd-viewer',
+      version: 'latest',
+      profile: 'default',
+      arguments: { usd_stage_uri: 'file:///s.usd' },
+    });
+    expect(getStartedSessions()[0]).toMatchObject({ id: sessionId, app: 'usd-viewer', version: '1.10.0' });
+  });
+
+  it('on 202 shows the message and phase, polls, then opens the viewer when ready', async () => {
+    serveCatalog();
+    let polls = 0;
+    server.use(
+      http.post(api('/stream'), () => HttpResponse.json(pending, { status: 202 })),
+      http.get(api('/stream/:id'), () => {
+        polls += 1;
+        return polls < 2 ? HttpResponse.json(pending, { status: 202 }) : HttpResponse.json(ready);
+      }),
+    );
+    const { router } = renderRoute('/launch?app=usd-viewer&profile=default');
+    await reviewAndLaunch();
+    expect(await screen.findByText('Waiting for a free GPU: 1 session ahead')).toBeInTheDocument();
+    expect(screen.getByText('Phase: pending')).toBeInTheDocument();
+    expect(router.state.location.search).toContain(`session=${sessionId}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`), {
+      timeout: 5000,
+    });
+  });
+
+  it('Cancel ends a pending session with DELETE', async () => {
+    let deleted = '';
+    server.use(
+      http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })),
+      http.delete(api('/stream/:id'), ({ params }) => {
+        deleted = String(params.id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    serveCatalog();
+    const { router } = renderRoute(`/launch?app=usd-viewer&profile=default&session=${sessionId}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(deleted).toBe(sessionId));
+    await waitFor(() => expect(router.state.location.search).not.toContain('session='));
+  });
+
+  it('shows a 422 from a bad deep link on the application field', async () => {
+    serveCatalog();
+    server.use(
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json(
+          {
+            detail: [
+              {
+                loc: ['path', 'id'],
+                msg: "String should match pattern '^[A-Za-z0-9]'",
+                type: 'string_pattern_mismatch',
+              },
+            ],
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    renderRoute('/launch?app=bad%20id');
+    const field = await screen.findByRole('combobox', { name: 'Application' });
+    await waitFor(() => expect(field).toHaveAccessibleDescription(/String should match pattern/));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows a 422 of POST /stream on the field its loc names', async () => {
+    serveCatalog();
+    server.use(
+      http.post(api('/stream'), () =>
+        HttpResponse.json(
+          { detail: [{ loc: ['body', 'profile'], msg: 'Profile does not apply.', type: 'not_found' }] },
+          { status: 422 },
+        ),
+      ),
+    );
+    renderRoute('/launch?app=usd-viewer&profile=small');
+    await reviewAndLaunch();
+    expect(await screen.findByText('Profile does not apply.')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Profile' })).toHaveAccessibleDescription(
+      'Profile does not apply.',
+    );
+    expect(screen.getByRole('combobox', { name: 'Version' })).not.toHaveAccessibleDescription(
+      /does not apply/,
+    );
+  });
+
+  it('says an application that no longer exists (404) on the application field', async () => {
+    serveCatalog();
+    renderRoute('/launch?app=gone-app&profile=default');
+    await reviewAndLaunch();
+    expect(await screen.findByText('Application gone-app no longer exists.')).toBeInTheDocument();
+  });
+
+  it('shows a 403 as a permission message', async () => {
+    serveCatalog();
+    server.use(
+      http.post(api('/stream'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 })),
+    );
+    renderRoute('/launch?app=usd-viewer&profile=default');
+    await reviewAndLaunch();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/do not have permission.*Not authenticated/);
+  });
+
+  it('shows a 503 with when to retry', async () => {
+    serveCatalog();
+    server.use(
+      http.post(api('/stream'), () =>
+        HttpResponse.json(
+          { detail: 'Every GPU is busy and the queue is full.' },
+          { status: 503, headers: { 'Retry-After': '30' } },
+        ),
+      ),
+    );
+    renderRoute('/launch?app=usd-viewer&profile=default');
+    await reviewAndLaunch();
+    expect(await screen.findByRole('alert')).toHaveTextContent('queue is full. Try again in 30 s.');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('shows a failed session (410) with its reason', async () => {
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        HttpResponse.json({ detail: 'The application exited with code 1.' }, { status: 410 }),
+      ),
+    );
+    serveCatalog();
+    renderRoute(`/launch?session=${sessionId}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The session failed: The application exited with code 1.',
+    );
+  });
+
+  it('says a session that no longer exists (404)', async () => {
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        HttpResponse.json({ detail: 'Session not found.' }, { status: 404 }),
+      ),
+    );
+    serveCatalog();
+    renderRoute(`/launch?session=${sessionId}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This session no longer exists');
+  });
+
+  it('offers Retry after a network failure of the launch', async () => {
+    serveCatalog();
+    let calls = 0;
+    server.use(
+      http.post(api('/stream'), () => {
+        calls += 1;
+        return calls === 1 ? HttpResponse.error() : HttpResponse.json(ready);
+      }),
+    );
+    const { router } = renderRoute('/launch?app=usd-viewer&profile=default');
+    await reviewAndLaunch();
+    expect(await screen.findByRole('alert')).toHaveTextContent('could not be reached');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+  });
+});
