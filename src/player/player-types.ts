@@ -45,6 +45,8 @@ export interface PlayerOptions {
   reconnect?: ReconnectOptions;
   createPeerConnection?: PeerConnectionFactory;
   statsIntervalMs?: number;
+  /** How often the service is asked whether the session still exists while connected; 0 never. */
+  sessionCheckIntervalMs?: number;
   /** Time from the start of an attempt to the first frame before it counts as failed. */
   connectTimeoutMs?: number;
   resize?: ResizeOptions;

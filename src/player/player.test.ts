@@ -220,6 +220,18 @@ describe('Player', () => {
     });
   });
 
+  it('ends when the service says the session is gone while media still flows', async () => {
+    const h = setup({ sessionCheckIntervalMs: 5000 });
+    h.player.connect();
+    await play(h);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(h.player.state).toEqual({ kind: 'playing' });
+    h.lookup.mockResolvedValue({ status: 'ended', reason: 'gone' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(h.player.state).toEqual({ kind: 'ended', reason: 'gone' });
+    expect(lastPeer().closed).toBe(true);
+  });
+
   it('samples stats every interval into a history', async () => {
     const h = setup({ statsIntervalMs: 1000 });
     const samples: unknown[] = [];

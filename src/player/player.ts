@@ -38,6 +38,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private statsTimer: ReturnType<typeof setInterval> | undefined;
+  private checkTimer: ReturnType<typeof setInterval> | undefined;
   private counters: StatsCounters | undefined;
   private videoCleanup: (() => void) | undefined;
 
@@ -164,6 +165,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     mark('sg:answer');
     if (this.current.kind === 'connecting') this.setState({ kind: 'waiting-for-video', attempt });
     this.startStats();
+    this.startSessionCheck(generation);
     if (mode === 'control') this.attachInput();
   }
 
@@ -223,6 +225,26 @@ export class Player extends TypedEmitter<PlayerEvents> {
     }, this.options.statsIntervalMs ?? 1000);
   }
 
+  /**
+   * An application stopped without a goodbye leaves media silent until ICE gives up (seconds); asking the
+   * service now and then says "ended" sooner.
+   */
+  private startSessionCheck(generation: number) {
+    clearInterval(this.checkTimer);
+    const interval = this.options.sessionCheckIntervalMs ?? 5000;
+    if (interval <= 0) return;
+    this.checkTimer = setInterval(() => {
+      this.options.lookupSession().then(
+        (lookup) => {
+          if (lookup.status === 'ended' && generation === this.generation && !this.stopped) {
+            this.markEnded(lookup.reason);
+          }
+        },
+        () => undefined, // the service being unreachable says nothing about the media
+      );
+    }, interval);
+  }
+
   /** Media stopped: find out whether the session still exists, then back off and try again. */
   private lost(reason: string, checkSession: boolean) {
     if (this.stopped) return;
@@ -251,6 +273,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     clearTimeout(this.retryTimer);
     clearTimeout(this.connectTimer);
     clearInterval(this.statsTimer);
+    clearInterval(this.checkTimer);
     this.videoCleanup?.();
     this.videoCleanup = undefined;
     this.input?.detach();

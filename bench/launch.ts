@@ -1,0 +1,154 @@
+/**
+ * Time from clicking Launch in the wizard to the first decoded frame in the viewer, on the real stack
+ * (service, sample application, built portal, Chromium). Prints the median of each part over warm launches:
+ *   POST     click -> POST /stream answered
+ *   pending  -> the viewer page mounted (polling while pending, navigation, loading the viewer)
+ *   connect  -> the SDP answer applied (session lookup, WHEP offer/answer)
+ *   frame    -> the first decoded frame shown
+ * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2]  (build the portal first: npm run build)
+ */
+import { chromium, type Page } from 'playwright-core';
+import { startStack } from '../e2e/support/stack';
+
+const args = process.argv.slice(2);
+function option(name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  const value = i >= 0 ? Number(args[i + 1]) : NaN;
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+const runs = Math.max(1, option('--runs', 10));
+const warmup = option('--warmup', 2);
+
+const catalog = `
+applications:
+  - id: sample
+    name: Sample Viewer
+    description: The sample streaming application.
+    tags: [bench]
+    versions:
+      - version: 1.0.0
+        description: Bench build.
+profiles:
+  - id: small
+    name: Small
+    description: 640x360 at 30 fps.
+    applications:
+      - id: '*'
+        versions: ['*']
+    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360 }
+`;
+
+interface Split {
+  post: number;
+  pending: number;
+  connect: number;
+  frame: number;
+  total: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** One launch; returns the split and the session id. */
+async function launchOnce(page: Page, baseURL: string): Promise<{ split: Split; sessionId: string }> {
+  await page.goto(`${baseURL}/launch?app=sample&profile=small`);
+  await page.getByRole('button', { name: 'Review' }).click();
+  const launch = page.getByRole('button', { name: 'Launch', exact: true });
+  await launch.waitFor();
+  // The click is stamped in the page, so that the browser's own clock measures every part.
+  await page.evaluate(() => {
+    document.addEventListener(
+      'click',
+      (e) => {
+        if ((e.target as Element | null)?.closest('button')?.textContent?.trim() === 'Launch') {
+          performance.mark('sg:launch-click');
+        }
+      },
+      { capture: true, once: true },
+    );
+  });
+  await launch.click();
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('sg:first-frame').length > 0, undefined, {
+    timeout: 30_000,
+  });
+  const times = await page.evaluate(() => {
+    const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    const click = at('sg:launch-click');
+    const post = performance
+      .getEntriesByType('resource')
+      .find((e) => /\/stream$/.test(new URL(e.name).pathname) && e.startTime >= click) as
+      PerformanceResourceTiming | undefined;
+    return {
+      click,
+      postEnd: post?.responseEnd ?? NaN,
+      mount: at('sg:viewer-mount'),
+      answer: at('sg:answer'),
+      frame: at('sg:first-frame'),
+    };
+  });
+  const sessionId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  return {
+    sessionId,
+    split: {
+      post: times.postEnd - times.click,
+      pending: times.mount - times.postEnd,
+      connect: times.answer - times.mount,
+      frame: times.frame - times.answer,
+      total: times.frame - times.click,
+    },
+  };
+}
+
+async function main() {
+  const stack = await startStack({ catalog });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  const splits: Split[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    // tsx wraps named functions in __name(); functions evaluated in the page need that helper too.
+    await page.addInitScript({ content: 'window.__name = (f) => f;' });
+    for (let i = 0; i < warmup + runs; i++) {
+      const { split, sessionId } = await launchOnce(page, stack.baseURL);
+      const ended = await fetch(`${stack.apiURL}/stream/${sessionId}`, { method: 'DELETE' });
+      if (ended.status !== 204) throw new Error(`Ending ${sessionId} answered ${ended.status}.`);
+      if (i >= warmup) splits.push(split);
+      const label = i < warmup ? 'warm-up' : `run ${i - warmup + 1}`;
+      console.log(
+        `${label.padEnd(8)} total ${split.total.toFixed(0)} ms (POST ${split.post.toFixed(0)}, pending ` +
+          `${split.pending.toFixed(0)}, connect ${split.connect.toFixed(0)}, frame ${split.frame.toFixed(0)})`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+  const part = (key: keyof Split) =>
+    median(splits.map((s) => s[key]))
+      .toFixed(0)
+      .padStart(6);
+  console.log(`\nLaunch to first frame, median of ${splits.length} warm launches (ms):`);
+  console.log('  POST pending connect  frame  total');
+  console.log(`${part('post')}${part('pending')}${part('connect')}${part('frame')}${part('total')}`);
+  console.log(`target 1500 ms end to end: ${median(splits.map((s) => s.total)) <= 1500 ? 'met' : 'missed'}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
