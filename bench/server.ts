@@ -1,0 +1,235 @@
+/**
+ * Requests per second of the service against a bare node:http server that answers the same bytes, in
+ * the same run: GET /api/cfg/apps/{id}, and POST /api/stream answered 202.
+ *
+ * Run: `npx tsx bench/server.ts` (about 35 s). Each server runs in a child process of its own and the
+ * load comes from autocannon in another, so that no two share an event loop.
+ *
+ * POST is kept honest this way: the service's only GPU (capacity 1) is held by a stand-in application
+ * started first, so every later session is queued and answered 202 at once without starting another; a timer in the same process
+ * ends the queued sessions as they come, so the queue stays short and the cost of ending them is
+ * counted against the service too. The service logs one line per request at `info`, as it does in
+ * production; the lines go to /dev/null.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const APP_PORT = 18090;
+const BARE_PORT = 18091;
+const CONNECTIONS = 10;
+const DURATION_S = 5;
+const WARMUP_S = 1;
+const GET_PATH = '/api/cfg/apps/usd-viewer';
+const POST_PATH = '/api/stream';
+const POST_BODY = JSON.stringify({ id: 'usd-viewer', profile: 'default' });
+
+interface Canned {
+  getBody: string;
+  postBody: string;
+}
+
+/** Child: the real service on the repository catalog, with a manager that queues and never starts. */
+async function serveApp(): Promise<void> {
+  const { buildApp } = await import('../server/app.ts');
+  const { loadCatalog } = await import('../server/catalog/load-catalog.ts');
+  const { loadConfig } = await import('../server/config.ts');
+  const { createSessionManager } = await import('../server/sessions/manager.ts');
+  const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
+  const config = { ...loadConfig({ LOG_LEVEL: 'info' }), port: APP_PORT, dataDir };
+  const manager = createSessionManager({
+    dataDir,
+    portRange: { first: 48280, last: 48289 },
+    capacity: 1,
+    queueLimit: 1_000_000,
+    publicHost: '127.0.0.1',
+    readyWaitMs: 0,
+    failedRetentionMs: 60_000,
+    stopGraceMs: 1_000,
+  });
+  await manager.start();
+  // The one GPU is taken by a long-lived stand-in application, so every POST queues and answers 202.
+  const holder = await manager.create({
+    owner: 'bench',
+    app: { id: 'holder', name: 'GPU holder' },
+    version: '1.0.0',
+    profile: { id: 'default', name: 'Default', settings: { ...DEFAULT_SETTINGS, idleTimeoutMs: 3_600_000 } },
+    launch: {
+      command: [
+        process.execPath,
+        '--import',
+        'tsx',
+        'server/runners/stand-in.ts',
+        '--session-id',
+        '{session_id}',
+      ].concat(['--signaling-port', '{signaling_port}', '--media-port', '{media_port}', '--host', '{host}']),
+    },
+    arguments: {},
+  });
+  const app = await buildApp(config, {
+    catalog: await loadCatalog(config.catalogPath),
+    manager,
+    tokens: null,
+  });
+  const reaper = setInterval(() => {
+    const { items } = manager.list(null, 0, 1_000_000);
+    for (const record of items) if (record.id !== holder.id) void manager.end(record.id);
+  }, 50);
+  await app.listen({ port: APP_PORT, host: '127.0.0.1' });
+  process.send?.('ready');
+  const stop = () => {
+    clearInterval(reaper);
+    void app
+      .close()
+      .then(() => manager.stop())
+      .finally(() => rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(0)));
+  };
+  process.once('disconnect', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Child: node:http answering the service's own bytes, given by the parent. */
+function serveBare(canned: Canned): void {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const post = request.method === 'POST';
+      const body = post ? canned.postBody : canned.getBody;
+      response.writeHead(post ? 202 : 200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      response.end(body);
+    });
+  });
+  server.listen(BARE_PORT, '127.0.0.1', () => process.send?.('ready'));
+  process.on('disconnect', () => server.close(() => process.exit(0)));
+}
+
+function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.disconnect();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Load {
+  rps: number;
+  p99: number;
+  ok: number;
+  other: number;
+}
+
+/** One autocannon run in a process of its own; its JSON report read back. */
+function load(url: string, post: boolean, seconds: number): Promise<Load> {
+  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(CONNECTIONS)];
+  args.push('-d', String(seconds));
+  if (post) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', POST_BODY);
+  args.push(url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const report = JSON.parse(out) as {
+        requests: { average: number };
+        latency: { p99: number };
+        '2xx': number;
+        non2xx: number;
+        errors: number;
+      };
+      resolve({
+        rps: report.requests.average,
+        p99: report.latency.p99,
+        ok: report['2xx'],
+        other: report.non2xx + report.errors,
+      });
+    });
+  });
+}
+
+async function measure(base: string, post: boolean): Promise<Load> {
+  const url = `${base}${post ? POST_PATH : GET_PATH}`;
+  await load(url, post, WARMUP_S);
+  return load(url, post, DURATION_S);
+}
+
+async function main(): Promise<void> {
+  const children: ChildProcess[] = [];
+  const cleanup = () => Promise.all(children.map(stopChild));
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  try {
+    const app = await startChild(['--serve-app']);
+    children.push(app);
+    const base = `http://127.0.0.1:${APP_PORT}`;
+    const getBody = await (await fetch(`${base}${GET_PATH}`)).text();
+    const created = await fetch(`${base}${POST_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: POST_BODY,
+    });
+    if (created.status !== 202) throw new Error(`POST answered ${created.status}, not 202`);
+    const postBody = await created.text();
+    const canned: Canned = { getBody, postBody };
+    const bare = await startChild(['--serve-bare'], { BENCH_CANNED: JSON.stringify(canned) });
+    children.push(bare);
+    const bareBase = `http://127.0.0.1:${BARE_PORT}`;
+
+    const rows: [string, Load, Load][] = [];
+    rows.push([`GET ${GET_PATH}`, await measure(base, false), await measure(bareBase, false)]);
+    rows.push([`POST ${POST_PATH} (202)`, await measure(base, true), await measure(bareBase, true)]);
+
+    console.log(
+      `Service vs bare node:http, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, ` +
+        `${cpus().length} cores, Node ${process.version}`,
+    );
+    const line = (cells: string[]) =>
+      console.log(cells.map((c, i) => (i === 0 ? c.padEnd(30) : c.padStart(14))).join(''));
+    line(['endpoint', 'service req/s', 'bare req/s', 'ratio', 'service p99', 'bare p99', 'non-2xx']);
+    for (const [name, service, bareLoad] of rows) {
+      line([
+        name,
+        service.rps.toFixed(0),
+        bareLoad.rps.toFixed(0),
+        (service.rps / bareLoad.rps).toFixed(2),
+        `${service.p99} ms`,
+        `${bareLoad.p99} ms`,
+        String(service.other),
+      ]);
+    }
+    const worst = Math.min(...rows.map(([, s, b]) => s.rps / b.rps));
+    console.log(`Lowest ratio ${worst.toFixed(2)} (target >= 0.60: ${worst >= 0.6 ? 'met' : 'not met'})`);
+  } finally {
+    await cleanup();
+  }
+}
+
+const mode = process.argv[2];
+if (mode === '--serve-app') {
+  await serveApp();
+} else if (mode === '--serve-bare') {
+  serveBare(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Canned);
+} else {
+  await main();
+}
