@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { getStartedSessions, rememberSession } from '../../../lib/session-history';
+import { pending, ready, sessionId } from '../../../test/fixtures';
+import { renderRoute } from '../../../test/render';
+import { api, http, HttpResponse, server } from '../../../test/server';
+
+describe('sessions page', () => {
+  it('lists the service sessions with state and age, and ends one after confirming', async () => {
+    rememberSession({
+      id: sessionId,
+      app: 'usd-viewer',
+      version: '1.2.0',
+      profile: 'default',
+      startedAt: Date.now() - 5 * 60_000,
+    });
+    let alive = true;
+    let deleted = 0;
+    server.use(
+      http.get(api('/stream'), () =>
+        HttpResponse.json({ offset: 0, limit: 500, count: alive ? 1 : 0, items: alive ? [ready] : [] }),
+      ),
+      http.delete(api('/stream/:id'), () => {
+        deleted += 1;
+        alive = false;
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    renderRoute('/sessions');
+    const table = await screen.findByRole('table', { name: 'Sessions' });
+    const row = within(table).getByText(sessionId).closest('tr')!;
+    expect(within(row).getByText('ready')).toBeInTheDocument();
+    expect(within(row).getByText('5 min')).toBeInTheDocument();
+    expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: `Open viewer of ${sessionId}` })).toHaveAttribute(
+      'href',
+      `/sessions/${sessionId}`,
+    );
+    await userEvent.click(within(row).getByRole('button', { name: `End session ${sessionId}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(deleted).toBe(0);
+    // The page is inert until the dialog has finished closing.
+    await userEvent.click(await screen.findByRole('button', { name: `End session ${sessionId}` }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'End session' }),
+    );
+    expect(await screen.findByText(/No sessions/)).toBeInTheDocument();
+    expect(deleted).toBe(1);
+    expect(getStartedSessions()).toEqual([]);
+  });
+
+  it('falls back to the sessions this browser started when the service cannot list (404)', async () => {
+    const other = '11111111-2222-4333-8444-555555555555';
+    rememberSession({
+      id: sessionId,
+      app: 'usd-viewer',
+      version: '1.2.0',
+      profile: 'default',
+      startedAt: Date.now(),
+    });
+    rememberSession({
+      id: other,
+      app: 'usd-viewer',
+      version: '1.2.0',
+      profile: 'default',
+      startedAt: Date.now(),
+    });
+    server.use(
+      http.get(api('/stream'), () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
+      // A real deployment's shape: routes[host] as {routes: [...]}.
+      http.get(api('/stream/:id'), ({ params }) =>
+        params.id === sessionId
+          ? HttpResponse.json({ ...pending, routes: { 'gpu.example.com': { routes: [] } } }, { status: 202 })
+          : HttpResponse.json({ detail: 'Session not found.' }, { status: 404 }),
+      ),
+    );
+    renderRoute('/sessions');
+    expect(await screen.findByText(/sessions started from this browser/)).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Sessions' });
+    expect(within(table).getByText('pending')).toBeInTheDocument();
+    expect(within(table).queryByText(other)).not.toBeInTheDocument();
+    await waitFor(() => expect(getStartedSessions().map((s) => s.id)).toEqual([sessionId]));
+  });
+
+  it('shows a 403 in words', async () => {
+    server.use(
+      http.get(api('/stream'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 })),
+    );
+    renderRoute('/sessions');
+    expect(await screen.findByRole('alert')).toHaveTextContent('permission');
+  });
+});
