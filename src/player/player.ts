@@ -139,17 +139,16 @@ export class Player extends TypedEmitter<PlayerEvents> {
       return this.lost(error instanceof RoutesError ? error.message : message(error), false);
     }
     const mode = this.options.mode ?? 'control';
-    const peer = new PeerSession(this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)), {
-      onTrack: (stream) => this.showStream(stream, generation),
-      onMessage: (data) => {
-        const parsed = parseAppMessage(data);
-        if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
-      },
-      onInputOpen: () => this.resizer?.sendNow(),
-      onLost: (reason) => {
-        if (generation === this.generation) this.lost(reason, true);
-      },
-    });
+    let peer: PeerSession;
+    try {
+      peer = this.createPeer(generation);
+    } catch (error) {
+      // No WebRTC at all (an old or locked-down browser): retrying cannot help.
+      return this.setState({
+        kind: 'failed',
+        reason: `This browser cannot play the stream: ${message(error)}`,
+      });
+    }
     this.peer = peer;
     this.connectTimer = setTimeout(
       () => this.lost('No video arrived in time.', true),
@@ -167,6 +166,20 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.startStats();
     this.startSessionCheck(generation);
     if (mode === 'control') this.attachInput();
+  }
+
+  private createPeer(generation: number): PeerSession {
+    return new PeerSession(this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)), {
+      onTrack: (stream) => this.showStream(stream, generation),
+      onMessage: (data) => {
+        const parsed = parseAppMessage(data);
+        if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
+      },
+      onInputOpen: () => this.resizer?.sendNow(),
+      onLost: (reason) => {
+        if (generation === this.generation) this.lost(reason, true);
+      },
+    });
   }
 
   private showStream(stream: MediaStream, generation: number) {
