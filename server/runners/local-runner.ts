@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionRequest } from '../sessions/types.ts';
@@ -119,9 +120,24 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   }
   // The service must not wait for its applications to exit before it can exit itself.
   child.unref();
+  // Signals go to the process group, not through this object, so its later errors carry nothing to act
+  // on; but an 'error' event without a listener would bring the whole service down.
+  child.on('error', () => undefined);
   if (child.pid !== undefined) return child;
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));
     child.once('error', reject);
   });
+}
+
+/** Removes log files last written more than `olderThanMs` ago. */
+export async function pruneLogs(logDir: string, olderThanMs: number): Promise<void> {
+  const names = await readdir(logDir).catch(() => [] as string[]);
+  const cutoff = Date.now() - olderThanMs;
+  for (const name of names) {
+    if (!name.endsWith('.log')) continue;
+    const file = path.join(logDir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && info.mtimeMs < cutoff) await rm(file, { force: true });
+  }
 }

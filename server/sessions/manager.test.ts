@@ -23,9 +23,21 @@ let manager: SessionManager | undefined;
 let dataDir: string | undefined;
 const pids = new Set<number | undefined>();
 
+/** What the manager logged, as "<session id> <message>" lines. */
+let logged: string[] = [];
+const logger = {
+  info: (fields: Record<string, unknown>, message: string) =>
+    logged.push(`${String(fields.sessionId)} ${message}`),
+  warn: (fields: Record<string, unknown>, message: string) =>
+    logged.push(`${String(fields.sessionId)} ${message}`),
+  error: (fields: Record<string, unknown>, message: string) =>
+    logged.push(`${String(fields.sessionId)} ${message}`),
+};
+
 async function setup(overrides: Partial<ReturnType<typeof testOptions>> = {}) {
   dataDir = await tempDataDir();
-  manager = createSessionManager({ ...testOptions(dataDir, FIRST, LAST), ...overrides });
+  logged = [];
+  manager = createSessionManager({ ...testOptions(dataDir, FIRST, LAST), ...overrides }, logger);
   await manager.start();
   return manager;
 }
@@ -182,13 +194,13 @@ describe('session manager', () => {
     const idle = await m.create(standInRequest([], { idleTimeoutMs: 300 }));
     const watched = await m.create(standInRequest(['--viewers', '1'], { idleTimeoutMs: 300 }));
     const old = await m.create(standInRequest(['--viewers', '1'], { maxLifetimeMs: 1_500 }));
-    const idlePid = (await ready(m, idle.id)).pid!;
     await ready(m, watched.id);
-    const oldPid = (await ready(m, old.id)).pid!;
     await waitFor('the idle session to end', () => m.get(idle.id) === undefined);
-    expect(isAlive(idlePid)).toBe(false);
+    expect(logged).toContain(`${idle.id} USD Viewer 1.2.0 had no viewer for a while; ending it`);
+    expect(sessionProcesses(idle.id)).toEqual([]);
     await waitFor('the old session to end', () => m.get(old.id) === undefined);
-    expect(isAlive(oldPid)).toBe(false);
+    expect(logged).toContain(`${old.id} USD Viewer 1.2.0 reached its maximum lifetime; ending it`);
+    expect(sessionProcesses(old.id)).toEqual([]);
     // Many health checks later, the session with a viewer is still there.
     expect(m.get(watched.id)?.state).toBe('ready');
   });
@@ -218,5 +230,25 @@ describe('session manager', () => {
     expect(sessionProcesses(a.id)).toEqual([]);
     expect(m.get(queued.id)).toBeUndefined();
     expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+  });
+
+  it('fails a session whose command cannot be started, without taking a GPU', async () => {
+    const m = await setup({ capacity: 1 });
+    const request = standInRequest();
+    request.launch = { command: ['streamgate-no-such-program', '{session_id}'] };
+    const created = await m.create(request);
+    await waitFor('the failure', () => m.get(created.id)?.state === 'failed');
+    expect(m.get(created.id)?.message).toBe('USD Viewer 1.2.0 could not be started');
+    const next = await m.create(standInRequest());
+    expect(next.message).toBe('Starting USD Viewer 1.2.0');
+  });
+
+  it('refuses settings that cannot work', () => {
+    expect(() => createSessionManager({ ...testOptions('unused', FIRST, LAST), capacity: 0 })).toThrow(
+      /Capacity/,
+    );
+    expect(() => createSessionManager({ ...testOptions('unused', FIRST, LAST), queueLimit: -1 })).toThrow(
+      /queue/,
+    );
   });
 });

@@ -3,12 +3,16 @@
  * ports, one application process per session, readiness, idle and lifetime limits, and durable state
  * that lets a restarted service adopt the applications that outlived it.
  */
-import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { pruneLogs } from '../runners/local-runner.ts';
 import { isSessionProcess, stopGroup } from '../runners/process-group.ts';
 import { PortPool } from './port-pool.ts';
+import { resolveOptions } from './options.ts';
 import {
+  isPersistedSession,
   label,
+  newEntry,
   persisted,
   readyMessage,
   waitingMessage,
@@ -16,6 +20,7 @@ import {
   type PersistedSession,
 } from './session-entry.ts';
 import { createSessionRuntime } from './session-runtime.ts';
+import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
 import {
   QueueFullError,
@@ -24,20 +29,22 @@ import {
   type SessionManager,
   type SessionManagerOptions,
   type SessionRecord,
-  type SessionRequest,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** Logs of applications are kept this long (a week), then removed when the service starts. */
+const logRetentionMs = 7 * 24 * 3_600_000;
+
 /** Builds the manager; nothing runs until `start()`. */
 export function createSessionManager(
-  options: SessionManagerOptions,
+  given: SessionManagerOptions,
   logger: SessionLogger = silent,
 ): SessionManager {
-  const readyPollMs = options.readyPollMs ?? 100;
-  const healthPollMs = options.healthPollMs ?? 2_000;
-  const retryAfterSeconds = options.retryAfterSeconds ?? 15;
+  const options = resolveOptions(given);
   const pool = new PortPool(options.portRange);
+  const lock = new ServiceLock(options.dataDir);
+  const logDir = path.join(options.dataDir, 'logs');
   const store = new StateStore<PersistedSession>(options.dataDir);
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
@@ -52,8 +59,8 @@ export function createSessionManager(
   const runtime = createSessionRuntime({
     publicHost: options.publicHost,
     appCwd: options.appCwd,
-    logDir: path.join(options.dataDir, 'logs'),
-    readyPollMs,
+    logDir,
+    readyPollMs: options.readyPollMs,
     pool,
     logger,
     isStopped: () => stopped,
@@ -146,6 +153,7 @@ export function createSessionManager(
 
   /** Rebuilds one session from disk: adopts its application, marks it failed, or queues it again. */
   function restore(saved: PersistedSession): void {
+    if (!isPersistedSession(saved)) throw new Error('malformed session in the state file');
     const entry: Entry = { ...saved, phase: 'queued', adopted: false, probing: false };
     const { record, request } = entry;
     seq = Math.max(seq, entry.seq);
@@ -163,16 +171,19 @@ export function createSessionManager(
       return void queue.push(entry);
     }
     entry.phase = record.state === 'ready' ? 'ready' : 'starting';
-    if (isSessionProcess(record.pid, record.id, entry.startTicks) && pool.claim(record.ports)) {
-      entry.adopted = true;
-      entry.idleSince = Date.now();
-      logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
-      if (entry.phase === 'starting') void runtime.watchReadiness(entry);
-      return;
+    if (!isSessionProcess(record.pid, record.id, entry.startTicks)) {
+      // The pid is gone or now someone else's: never signal it.
+      delete record.pid;
+      return fail(entry, `${label(request)} stopped while the service was down`);
     }
-    // The pid is gone or now someone else's: never signal it.
-    delete record.pid;
-    fail(entry, `${label(request)} stopped while the service was down`);
+    entry.adopted = true;
+    if (!pool.claim(record.ports)) {
+      // Only a damaged state file gives two sessions one port; the application is ours, so it is stopped.
+      return fail(entry, `${label(request)} could not keep its network ports after a restart`);
+    }
+    entry.idleSince = Date.now();
+    logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
+    if (entry.phase === 'starting') void runtime.watchReadiness(entry);
   }
 
   async function end(id: string): Promise<void> {
@@ -203,6 +214,9 @@ export function createSessionManager(
 
   return {
     async start() {
+      await mkdir(options.dataDir, { recursive: true });
+      await lock.acquire();
+      await pruneLogs(logDir, logRetentionMs).catch(() => undefined);
       const loaded = await store.load();
       for (const problem of loaded.problems) logger.error({ problem }, 'Damaged session state set aside');
       if (loaded.source === 'backup') logger.warn({}, 'Session state recovered from its backup copy');
@@ -221,28 +235,17 @@ export function createSessionManager(
       restoring = false;
       pump();
       changed();
-      ticker = setInterval(() => runtime.tick(entries.values()), healthPollMs);
+      ticker = setInterval(() => runtime.tick(entries.values()), options.healthPollMs);
       ticker.unref();
     },
 
-    async create(request: SessionRequest) {
+    async create(request) {
       if (stopped) throw new Error('The session service is stopping.');
       const startsNow = queue.length === 0 && occupying() < options.capacity;
-      if (!startsNow && queue.length >= options.queueLimit) throw new QueueFullError(retryAfterSeconds);
-      const record: SessionRecord = {
-        id: randomUUID(),
-        owner: request.owner,
-        appId: request.app.id,
-        appName: request.app.name,
-        version: request.version,
-        profileId: request.profile.id,
-        arguments: request.arguments,
-        state: 'pending',
-        message: '',
-        createdAt: new Date().toISOString(),
-      };
-      const entry: Entry = { record, request, seq: ++seq, phase: 'queued', adopted: false, probing: false };
-      entries.set(record.id, entry);
+      if (!startsNow && queue.length >= options.queueLimit)
+        throw new QueueFullError(options.retryAfterSeconds);
+      const entry = newEntry(request, ++seq);
+      entries.set(entry.record.id, entry);
       queue.push(entry);
       pump();
       changed();
@@ -284,6 +287,7 @@ export function createSessionManager(
       for (const entry of entries.values()) clearTimeout(entry.forgetTimer);
       changed();
       await store.flush();
+      await lock.release();
     },
   };
 }

@@ -3,6 +3,7 @@
  * reads in `status.message`.
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { SessionRecord, SessionRequest } from './types.ts';
 
 /**
@@ -38,6 +39,39 @@ export interface Entry extends PersistedSession {
   unhealthySince?: number;
   probing: boolean;
   forgetTimer?: NodeJS.Timeout;
+}
+
+/** A new queued session. */
+export function newEntry(request: SessionRequest, seq: number): Entry {
+  const record: SessionRecord = {
+    id: randomUUID(),
+    owner: request.owner,
+    appId: request.app.id,
+    appName: request.app.name,
+    version: request.version,
+    profileId: request.profile.id,
+    arguments: request.arguments,
+    state: 'pending',
+    message: '',
+    createdAt: new Date().toISOString(),
+  };
+  return { record, request, seq, phase: 'queued', adopted: false, probing: false };
+}
+
+/** A light shape check of what came from disk, so that one bad entry cannot half-restore. */
+export function isPersistedSession(value: unknown): value is PersistedSession {
+  const saved = value as Partial<PersistedSession> | null;
+  const record = saved?.record;
+  const request = saved?.request;
+  return (
+    typeof saved?.seq === 'number' &&
+    typeof record?.id === 'string' &&
+    ['pending', 'ready', 'failed'].includes(record.state) &&
+    typeof request?.app?.name === 'string' &&
+    typeof request.version === 'string' &&
+    typeof request.profile?.settings?.startupTimeoutMs === 'number' &&
+    typeof request.arguments === 'object'
+  );
 }
 
 export function persisted(entry: Entry): PersistedSession {

@@ -16,7 +16,7 @@ export const testSettings: ProfileSettings = {
   fps: 30,
   maxWidth: 1280,
   maxHeight: 720,
-  startupTimeoutMs: 8_000,
+  startupTimeoutMs: 20_000,
   maxLifetimeMs: 600_000,
   idleTimeoutMs: 600_000,
 };
@@ -77,7 +77,7 @@ export function testOptions(dataDir: string, first: number, last: number): Sessi
 }
 
 /** Polls `condition` until it holds; throws with `what` after `timeoutMs` (a guard, not a measurement). */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 25_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

@@ -1,0 +1,16 @@
+/** Defaults and checks for the manager's options. */
+import type { SessionManagerOptions } from './types.ts';
+
+export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'appCwd'>> &
+  Pick<SessionManagerOptions, 'appCwd'>;
+
+/** Throws one clear message for a setting that cannot work (the service stops at start-up with it). */
+export function resolveOptions(options: SessionManagerOptions): ResolvedOptions {
+  if (!Number.isInteger(options.capacity) || options.capacity < 1) {
+    throw new Error(`Capacity must be a whole number of at least 1, not ${options.capacity}.`);
+  }
+  if (!Number.isInteger(options.queueLimit) || options.queueLimit < 0) {
+    throw new Error(`The queue limit must be a whole number of at least 0, not ${options.queueLimit}.`);
+  }
+  return { readyPollMs: 100, healthPollMs: 2_000, retryAfterSeconds: 15, ...options };
+}
