@@ -13,7 +13,7 @@ import {
 import { saveOverrides } from './config';
 import { latestVersion, sortVersions } from './versions';
 
-describe('api client', () => {
+describe('api client', { timeout: 30_000 }, () => {
   it('throws a typed ApiError with detail as a string or a list, and Retry-After', async () => {
     server.use(
       http.post(api('/stream'), () =>
@@ -91,7 +91,7 @@ describe('api client', () => {
   });
 });
 
-describe('versions', () => {
+describe('versions', { timeout: 30_000 }, () => {
   it('sorts by SemVer precedence and picks latest without pre-releases', () => {
     const sorted = sortVersions(['1.9.0', '2.0.0-rc.1', '1.10.0', '1.10.0+build.7', 'not-semver']);
     expect(sorted.map((v) => v.version)).toEqual([

@@ -5,7 +5,7 @@ import { apps, profiles } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
-describe('profile availability page', () => {
+describe('profile availability page', { timeout: 30_000 }, () => {
   it('checks every profile for every application version and shows each status with its reason', async () => {
     let inFlight = 0;
     let most = 0;

@@ -5,7 +5,7 @@ import { apps, profiles } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
-describe('application page', () => {
+describe('application page', { timeout: 30_000 }, () => {
   it('lists versions in SemVer order, marks latest and pre-releases, and launches a profile', async () => {
     const asked: string[] = [];
     server.use(

@@ -17,7 +17,7 @@ function serveApps(seen: string[][] = []) {
   return seen;
 }
 
-describe('catalog page', () => {
+describe('catalog page', { timeout: 30_000 }, () => {
   it('lists applications with name, description and tags', async () => {
     serveApps();
     renderRoute('/');

@@ -40,7 +40,7 @@ async function reviewAndLaunch() {
   await userEvent.click(await screen.findByRole('button', { name: 'Launch' }));
 }
 
-describe('launch wizard', () => {
+describe('launch wizard', { timeout: 30_000 }, () => {
   it('defaults the version to latest and posts the choice; 200 opens the viewer', async () => {
     serveCatalog();
     let body: unknown;

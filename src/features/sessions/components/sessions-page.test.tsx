@@ -6,7 +6,7 @@ import { pending, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
-describe('sessions page', () => {
+describe('sessions page', { timeout: 30_000 }, () => {
   it('lists the service sessions with state and age, and ends one after confirming', async () => {
     rememberSession({
       id: sessionId,
