@@ -3,6 +3,7 @@
  * server/main.ts does, and tests call `app.inject()`.
  */
 import fastifyCors from '@fastify/cors';
+import pino from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TokenStore } from './auth/tokens.ts';
 import type { Catalog } from './catalog/model.ts';
@@ -34,6 +35,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
         ? false
         : {
             level: config.logLevel,
+            // Buffered while a write is under way, so a busy service makes few write calls rather than
+            // one per line; pino flushes what is left when the process exits.
+            stream: pino.destination({ dest: 1, sync: false }),
             // Tokens never reach a log line, whatever a serializer may print one day.
             redact: ['req.headers.authorization', 'headers.authorization'],
           },

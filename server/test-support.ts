@@ -59,7 +59,7 @@ profiles:
     name: Default
     description: Everything.
     applications: [{id: "*", versions: ["*"]}]
-    settings: {width: 640, height: 360, startup_timeout_s: 10}
+    settings: {width: 640, height: 360, startup_timeout_s: 60}
   - id: ten-only
     name: Ten only
     description: Only USD Viewer 1.10.0.

@@ -46,12 +46,12 @@ async function call(
 
 /** Polls GET until it answers something other than 202 (a guard against hanging, not a timing assertion). */
 async function settle(id: string, user: User = 'alice'): Promise<Answer> {
-  for (let i = 0; i < 300; i++) {
+  const deadline = Date.now() + 25_000;
+  for (;;) {
     const answer = await call('GET', `/api/stream/${id}`, user);
-    if (answer.status !== 202) return answer;
+    if (answer.status !== 202 || Date.now() > deadline) return answer;
     await sleep(50);
   }
-  throw new Error(`session ${id} stayed pending`);
 }
 
 async function endAll(): Promise<void> {
@@ -126,7 +126,8 @@ describe('POST /api/stream validation', () => {
   });
 });
 
-describe('sessions', () => {
+// Generous limits: on a loaded machine each stand-in takes seconds to start.
+describe('sessions', { timeout: 60_000 }, () => {
   it('answers 202, then 200 with routes once ready; another user gets 403, the admin sees it', async () => {
     const created = await call('POST', '/api/stream', 'alice', { id: 'usd-viewer', profile: 'ten-only' });
     expect(created.status).toBe(202);
