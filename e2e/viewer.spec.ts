@@ -144,6 +144,35 @@ test('the pointer over the video shows the square at the matching stream pixel',
   await expect.poll(async () => (await look(page))?.marks?.seq ?? 0).toBeGreaterThan(0);
 });
 
+test('application messages go both ways and the statistics show the stream', async () => {
+  await page.getByLabel('Stage URL').fill('omniverse://example/stage.usd');
+  await page.getByRole('button', { name: 'Open stage' }).click();
+  const log = page.getByRole('list', { name: 'Message log' });
+  await expect(log.getByText('Sent openStageRequest')).toBeVisible();
+  await expect(log.getByText('Received openedStageResult')).toBeVisible();
+  await page.getByRole('button', { name: 'Query loading state' }).click();
+  await expect(log.getByText('Received loadingStateResponse')).toBeVisible();
+
+  await page.keyboard.press('Control+Shift+S');
+  const stats = page.getByRole('region', { name: 'Stream statistics' });
+  await expect(stats).toBeVisible();
+  await expect(stats.locator('[data-stat="Resolution"]')).toHaveText('640x360');
+  await expect(stats.locator('[data-stat="Codec"]')).toHaveText('VP8');
+  await expect(stats.locator('[data-stat="Candidate"]')).toHaveText('host');
+  // The chart has a point per sample; two points make a line.
+  await expect
+    .poll(
+      async () =>
+        (await stats
+          .getByRole('img', { name: /Bitrate/ })
+          .locator('polyline')
+          .getAttribute('points')) ?? '',
+    )
+    .toMatch(/^\S+ \S+/);
+  await page.keyboard.press('Control+Shift+S');
+  await expect(stats).toBeHidden();
+});
+
 test('reconnects to playing after the application drops the viewer', async () => {
   const resource = whepResources.at(-1);
   expect(resource).toBeDefined();
