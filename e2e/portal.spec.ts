@@ -1,0 +1,198 @@
+/**
+ * The portal against the real stack: browse and filter the catalog, open an application, launch through the
+ * wizard while every GPU is busy (the 202 path), end sessions, check profile availability, and errors in words.
+ */
+import { createHash } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { startStack, type Stack } from './support/stack';
+
+const catalog = `
+applications:
+  - id: sample-viewer
+    name: Sample Viewer
+    description: The sample streaming application.
+    tags: [viewer, test]
+    versions:
+      - { version: 1.0.0, description: First. }
+      - { version: 1.10.0, description: Current. }
+      - { version: 2.0.0-rc.1, description: Candidate. }
+  - id: sample-editor
+    name: Sample Editor
+    description: Edits things.
+    tags: [editor, test]
+    versions:
+      - { version: 1.0.0, description: First. }
+  - id: script-app
+    name: Script App
+    description: '<script>window.hacked = 1</script><b>bold</b>'
+    tags: [test]
+    versions:
+      - { version: 0.1.0, description: First. }
+profiles:
+  - id: small
+    name: Small
+    description: 320x180 at 15 fps.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15, max_width: 640, max_height: 360 }
+  - id: editor-only
+    name: Editor only
+    description: For the editor.
+    applications: [{ id: sample-editor, versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15 }
+  - id: pinned
+    name: Pinned
+    description: Only for Sample Viewer 1.10.0.
+    applications: [{ id: sample-viewer, versions: [1.10.0] }]
+    settings: { width: 320, height: 180, fps: 15 }
+`;
+
+/** Starts a session through the API and waits until it runs (it fills the only GPU). */
+async function startRunningSession(request: APIRequestContext, apiURL: string): Promise<string> {
+  const res = await request.post(`${apiURL}/stream`, { data: { id: 'sample-editor', profile: 'small' } });
+  expect([200, 202]).toContain(res.status());
+  const { id } = (await res.json()) as { id: string };
+  await expect
+    .poll(async () => (await request.get(`${apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
+    .toBe(200);
+  return id;
+}
+
+test.describe('portal', () => {
+  let stack: Stack;
+  test.beforeAll(async () => {
+    stack = await startStack({ catalog, env: { STREAMGATE_CAPACITY: '1' } });
+  });
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test('browse, search and filter the catalog; markup in a description stays text', async ({ page }) => {
+    await page.goto(`${stack.baseURL}/`);
+    const list = page.getByRole('region', { name: 'Applications' });
+    await expect(list.getByRole('article')).toHaveCount(3);
+    await expect(page.getByText('<script>window.hacked = 1</script><b>bold</b>')).toBeVisible();
+    expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+
+    await page.getByRole('combobox', { name: 'Tags' }).fill('editor');
+    await page.getByRole('option', { name: 'editor' }).click();
+    await expect(list.getByRole('article')).toHaveCount(1);
+    await expect(list.getByRole('link', { name: 'Sample Editor' })).toBeVisible();
+    expect(new URL(page.url()).searchParams.getAll('tags')).toEqual(['editor']);
+
+    await page.goto(`${stack.baseURL}/apps?q=viewer`);
+    await expect(list.getByRole('article')).toHaveCount(1);
+    await expect(page.getByRole('searchbox', { name: 'Search applications' })).toHaveValue('viewer');
+  });
+
+  test('open an application: SemVer order, latest marked, profiles per version', async ({ page }) => {
+    await page.goto(`${stack.baseURL}/apps`);
+    await page.getByRole('link', { name: 'Sample Viewer' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sample Viewer' })).toBeVisible();
+    const versions = page.getByRole('list', { name: 'Versions' }).getByRole('button');
+    await expect(versions).toHaveText(['2.0.0-rc.1pre-release', '1.10.0latest', '1.0.0']);
+    const profiles = page.getByRole('region', { name: 'Profiles of version 1.10.0' });
+    await expect(profiles.getByRole('heading', { level: 3 })).toHaveText([
+      'Pinned (pinned)',
+      'Small (small)',
+    ]);
+    await versions.filter({ hasText: '1.0.0' }).last().click();
+    await expect(
+      page.getByRole('region', { name: 'Profiles of version 1.0.0' }).getByRole('heading'),
+    ).toHaveText(['Small (small)']);
+  });
+
+  test('launch while the GPU is busy: the session waits, then the viewer opens; end it in Sessions', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const first = await startRunningSession(request, stack.apiURL);
+
+    await page.goto(`${stack.baseURL}/apps/sample-viewer`);
+    await page.getByRole('link', { name: 'Launch sample-viewer 1.10.0 with Small' }).click();
+    await expect(page.getByRole('combobox', { name: 'Version' })).toHaveText('1.10.0');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(page.getByRole('table', { name: 'Launch summary' })).toContainText(
+      'Sample Viewer (sample-viewer)',
+    );
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Waiting for a free GPU' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByText('Phase: pending')).toBeVisible();
+    const second = new URL(page.url()).searchParams.get('session');
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
+    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`), { timeout: 60_000 });
+
+    await page.goto(`${stack.baseURL}/sessions`);
+    const row = page.getByRole('row').filter({ hasText: second! });
+    await expect(row.getByText('ready', { exact: true })).toBeVisible();
+    await expect(row).toContainText('sample-viewer 1.10.0 (small)');
+    await row.getByRole('button', { name: `End session ${second}` }).click();
+    await page
+      .getByRole('dialog', { name: 'End this session?' })
+      .getByRole('button', { name: 'End session' })
+      .click();
+    await expect(page.getByText(/No sessions/)).toBeVisible();
+    expect((await request.get(`${stack.apiURL}/stream/${second}`)).status()).toBe(404);
+  });
+
+  test('profile availability shows which profiles resolve, wildcards included', async ({ page }) => {
+    await page.goto(`${stack.baseURL}/admin/profiles`);
+    const table = page.getByRole('table', { name: 'Profile availability' });
+    await expect(table.getByLabel('sample-editor 1.0.0 editor-only: ok, resolves')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(table.getByLabel('script-app 0.1.0 small: ok, resolves')).toBeVisible();
+    await expect(table.getByLabel('sample-viewer 1.10.0 pinned: ok, resolves')).toBeVisible();
+    await expect(table.getByLabel(/^sample-viewer 1\.0\.0 pinned: 404/)).toBeVisible();
+    await expect(table.getByLabel(/^sample-viewer 2\.0\.0-rc\.1 editor-only: 404/)).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(6);
+  });
+
+  test('a bad deep link shows the 422 on the application field', async ({ page }) => {
+    await page.goto(`${stack.baseURL}/launch?app=bad%20id&profile=small`);
+    const app = page.getByRole('combobox', { name: 'Application' });
+    await expect(app).toHaveAttribute('aria-invalid', 'true');
+    await expect(app).toHaveAccessibleDescription(/\S/);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await expect(app).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+test.describe('portal with tokens', () => {
+  let stack: Stack;
+  const token = 'portal-e2e-viewer-token';
+  test.beforeAll(async () => {
+    const hash = createHash('sha256').update(token).digest('hex');
+    stack = await startStack({
+      catalog,
+      tokens: `tokens:\n  - { user: vera, roles: [viewer], token_sha256: ${hash} }\n`,
+    });
+  });
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test('403 in words, then the catalog once a token is saved; launching needs another role', async ({
+    page,
+  }) => {
+    await page.goto(`${stack.baseURL}/`);
+    await expect(page.getByRole('alert')).toContainText('You do not have permission');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Access token').fill(token);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByText(/Catalog API answered 200: 3 applications/)).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await expect(page.getByRole('region', { name: 'Applications' }).getByRole('article')).toHaveCount(3);
+
+    await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await expect(page.getByRole('alert')).toContainText('You do not have permission');
+  });
+});
