@@ -3,7 +3,8 @@
  * JSON line once `readyCount` of them are ready, and then idles until it is killed. The recovery tests
  * kill it with SIGKILL, which is the real thing a restart has to survive.
  *
- * argv: <options JSON> <array of stand-in flag arrays, one per session, JSON> <readyCount>
+ * argv: <options JSON> <array of stand-in flag arrays, one per session, JSON> <readyCount> [<startedCount>]
+ * (startedCount: how many sessions must have a process, ready or not; default 0)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ const [optionsText, flagsText, readyText] = process.argv.slice(2);
 const options = JSON.parse(optionsText ?? '{}') as SessionManagerOptions;
 const flags = JSON.parse(flagsText ?? '[]') as string[][];
 const readyCount = Number(readyText ?? 0);
+const startedCount = Number(process.argv[5] ?? 0);
 
 /** Whether the state file already says what the manager says (saving is asynchronous). */
 function onDisk(records: SessionRecord[]): boolean {
@@ -37,7 +39,9 @@ const ids: string[] = [];
 for (const sessionFlags of flags) ids.push((await manager.create(standInRequest(sessionFlags))).id);
 for (;;) {
   const records = ids.map((id) => manager.get(id)).filter((r): r is SessionRecord => r !== undefined);
-  if (records.filter((r) => r.state === 'ready').length >= readyCount && onDisk(records)) {
+  const ready = records.filter((r) => r.state === 'ready').length;
+  const started = records.filter((r) => r.pid !== undefined).length;
+  if (ready >= readyCount && started >= startedCount && onDisk(records)) {
     process.stdout.write(`${JSON.stringify(records)}\n`);
     break;
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../runners/local-runner.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
+import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
 import {
   killGroups,
@@ -37,7 +38,12 @@ afterEach(async () => {
  * Runs a manager in another process, lets it create sessions, and kills it with SIGKILL once
  * `readyCount` are ready: its applications keep running, as after a crash of the service.
  */
-async function crashedService(options: SessionManagerOptions, flags: string[][], readyCount: number) {
+async function crashedService(
+  options: SessionManagerOptions,
+  flags: string[][],
+  readyCount: number,
+  startedCount = 0,
+) {
   const host = spawn(
     process.execPath,
     [
@@ -47,6 +53,7 @@ async function crashedService(options: SessionManagerOptions, flags: string[][],
       JSON.stringify(options),
       JSON.stringify(flags),
       String(readyCount),
+      String(startedCount),
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -99,6 +106,24 @@ describe('session manager after a crash of the service', () => {
 
     await m.stop();
     for (const record of [a, b, c, d]) expect(sessionProcesses(record!.id)).toEqual([]);
+  });
+
+  it('reports ready at once an application that became ready while the service was down', async () => {
+    dataDir = await tempDataDir();
+    const options = testOptions(dataDir, FIRST, LAST);
+    const [a] = await crashedService(options, [['--ready-after-ms', '1000']], 0, 1);
+    expect(a?.state).toBe('pending');
+    await waitFor(
+      'the application to be ready',
+      async () => (await probeHealth('127.0.0.1', a!.ports!.signaling)).ok,
+    );
+    manager = createSessionManager(options);
+    await manager.start();
+    expect(manager.get(a!.id)).toMatchObject({
+      state: 'ready',
+      pid: a!.pid,
+      message: 'USD Viewer 1.2.0 is ready',
+    });
   });
 
   it('ends an adopted application on end() and on stop()', async () => {

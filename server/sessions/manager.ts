@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneLogs } from '../runners/local-runner.ts';
 import { isSessionProcess, stopGroup } from '../runners/process-group.ts';
+import { probeHealth } from './health-probe.ts';
 import { PortPool } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
 import {
@@ -55,6 +56,8 @@ export function createSessionManager(
   let stopped = false;
   /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
   let restoring = false;
+  /** Adopted applications that were still starting, probed once before start() returns. */
+  const adoptedStarting: Entry[] = [];
   let ticker: NodeJS.Timeout | undefined;
   const runtime = createSessionRuntime({
     publicHost: options.publicHost,
@@ -183,7 +186,7 @@ export function createSessionManager(
     }
     entry.idleSince = Date.now();
     logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
-    if (entry.phase === 'starting') void runtime.watchReadiness(entry);
+    if (entry.phase === 'starting') adoptedStarting.push(entry);
   }
 
   async function end(id: string): Promise<void> {
@@ -233,6 +236,15 @@ export function createSessionManager(
         }
       }
       restoring = false;
+      // One probe before start() returns, so that an application which became ready while the service
+      // was down is reported ready at once; the others go on being watched.
+      await Promise.all(
+        adoptedStarting.splice(0).map(async (entry) => {
+          const health = await probeHealth(options.publicHost, entry.record.ports!.signaling, 1_000);
+          if (health.ok && entry.phase === 'starting') markReady(entry);
+          else void runtime.watchReadiness(entry);
+        }),
+      );
       pump();
       changed();
       ticker = setInterval(() => runtime.tick(entries.values()), options.healthPollMs);
