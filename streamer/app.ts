@@ -182,7 +182,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   let frameTimer: NodeJS.Timeout | null = null;
   const tick = () => {
     const now = performance.now();
-    encoder.write(scene.render(now));
+    const buffer = encoder.acquire();
+    if (buffer) encoder.write(scene.render(now, buffer));
     drawn++;
     let next = started + (drawn * 1000) / size.fps;
     // Far behind (a busy machine): skip the missed frames rather than rush them out in a burst.

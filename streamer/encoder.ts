@@ -59,6 +59,8 @@ export class Encoder {
   private restartTimer: NodeJS.Timeout | null = null;
   /** Frames dropped because ffmpeg had not taken the previous ones yet. */
   dropped = 0;
+  private pool: Buffer[] = [];
+  private readonly busy = new Set<Buffer>();
 
   constructor(private readonly options: EncoderOptions) {}
 
@@ -85,15 +87,37 @@ export class Encoder {
     this.spawn();
   }
 
-  /** Queues one frame of exactly width*height*4 bytes; drops it when ffmpeg is behind. */
+  /**
+   * A frame buffer that no pending write still holds, or null when ffmpeg is behind (the caller then
+   * skips the frame). Frames are far larger than a pipe, so each write stays queued for a while.
+   */
+  acquire(): Buffer | null {
+    const stdin = this.child?.stdin;
+    // Not writableNeedDrain: one frame is far over the stream's high-water mark, so it is always set.
+    if (!this.size || !stdin || !stdin.writable) {
+      this.dropped++;
+      return null;
+    }
+    const bytes = this.size.width * this.size.height * 4;
+    const free = this.pool.find((b) => b.length === bytes && !this.busy.has(b));
+    if (free) return free;
+    this.pool = this.pool.filter((b) => b.length === bytes);
+    // Two frames at most: one in the pipe and one waiting. More would only add latency.
+    if (this.pool.length >= 2) {
+      this.dropped++;
+      return null;
+    }
+    const buffer = Buffer.alloc(bytes);
+    this.pool.push(buffer);
+    return buffer;
+  }
+
+  /** Queues one frame from `acquire()`, filled with exactly width*height*4 bytes of RGBA. */
   write(frame: Buffer): void {
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable) return;
-    if (stdin.writableNeedDrain) {
-      this.dropped++;
-      return;
-    }
-    stdin.write(frame);
+    this.busy.add(frame);
+    stdin.write(frame, () => this.busy.delete(frame));
   }
 
   /** Stops ffmpeg for good and closes the socket. */
@@ -111,6 +135,8 @@ export class Encoder {
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
     const child = spawn(ffmpeg, ffmpegArgs(this.size, port), { stdio: ['pipe', 'ignore', 'pipe'] });
     this.child = child;
+    // Writes queued on a dead ffmpeg's stdin may never call back; its buffers are free again.
+    this.busy.clear();
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
@@ -137,6 +163,7 @@ export class Encoder {
   private kill(): void {
     const child = this.child;
     this.child = null;
+    this.busy.clear();
     if (!child) return;
     child.stdin?.end();
     child.kill('SIGKILL');

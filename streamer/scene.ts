@@ -1,10 +1,12 @@
 /**
- * The picture: a static layer (background, name, version, profile) drawn once per size, and each frame
- * only the parts that change (an animated orbit, the status text, ripples, the pointer, the marks) are
- * redrawn over it, so a frame costs little more than copying its pixels out.
+ * The picture. A canvas draws what needs fonts and gradients: the static background once per size, and
+ * the status panel at most ten times a second when its text changes. Its pixels are read back only then.
+ * Each frame starts from a copy of that base and the moving parts (orbit, ripples, pointer, marks) are
+ * drawn straight into the buffer, so a 720p frame costs about a memory copy.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { bitsOf, CELL_COUNT, CELL_SIZE, POINTER_COLOR, POINTER_SIZE, STRIP_HEIGHT } from './marks.ts';
+import { bitsOf, CELL_COUNT, CELL_SIZE, POINTER_SIZE, STRIP_HEIGHT } from './marks.ts';
+import { blit, fillCircle, fillRect, strokeRing, type Pixels, type Rgb } from './pixels.ts';
 
 /** What the picture shows; the application updates it from input and messages. */
 export interface SceneState {
@@ -19,27 +21,37 @@ export interface SceneState {
   seq: number;
 }
 
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
 const RIPPLE_MS = 700;
+/** The status text is redrawn at most this often; the marks carry the exact per-frame values. */
+const PANEL_INTERVAL_MS = 100;
+/** Pure magenta: the pointer's colour (marks.ts), used for nothing else. */
+const MAGENTA: Rgb = [255, 0, 255];
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [0, 0, 0];
+const RIPPLE: Rgb = [120, 255, 230];
+const ORBIT: Rgb[] = [
+  [255, 176, 0],
+  [61, 220, 151],
+  [74, 168, 255],
+  [255, 255, 255],
+];
 
 /** Draws frames of one size; make a new one to change size. */
 export class Scene {
   readonly width: number;
   readonly height: number;
-  /** Frames drawn so far; shown in text and in the marks. */
+  /** Frames drawn so far; shown in the panel and in the marks. */
   frame = 0;
-  private readonly canvas: Canvas;
-  private readonly ctx: SKRSContext2D;
-  private readonly background: Canvas;
-  private dirty: Rect[] = [];
-  private ripples: { x: number; y: number; at: number }[] = [];
   private readonly unit: number;
+  private readonly background: Canvas;
+  /** Background with the current panel: where every frame starts. */
+  private readonly base: Buffer;
+  private readonly panel: { canvas: Canvas; ctx: SKRSContext2D; x: number; y: number; w: number; h: number };
+  private panelText = '';
+  private panelAt = -Infinity;
+  private readonly orbit: { cx: number; cy: number; r: number };
+  private ripples: { x: number; y: number; at: number }[] = [];
+  private readonly own: Buffer;
 
   constructor(
     width: number,
@@ -48,12 +60,20 @@ export class Scene {
   ) {
     this.width = width;
     this.height = height;
-    this.unit = Math.max(0.5, Math.min(width / 1280, height / 720));
-    this.canvas = createCanvas(width, height);
-    this.ctx = this.canvas.getContext('2d');
+    const unit = Math.max(0.5, Math.min(width / 1280, height / 720));
+    this.unit = unit;
+    const r = 110 * unit;
+    this.orbit = { cx: width - r - 40 * unit, cy: 60 * unit + r, r };
     this.background = createCanvas(width, height);
     this.drawBackground(this.background.getContext('2d'));
-    this.ctx.drawImage(this.background, 0, 0);
+    this.base = Buffer.from(this.background.data());
+    const x = Math.round(32 * unit);
+    const y = Math.round(140 * unit);
+    const w = Math.max(16, Math.min(Math.round(this.orbit.cx - r - 20 * unit) - x, Math.round(900 * unit)));
+    const h = Math.min(Math.round(160 * unit), height - STRIP_HEIGHT - y - 4);
+    const canvas = createCanvas(w, Math.max(1, h));
+    this.panel = { canvas, ctx: canvas.getContext('2d'), x, y, w, h: Math.max(1, h) };
+    this.own = Buffer.alloc(width * height * 4);
   }
 
   /** A click: a ripple that grows and fades where it happened. */
@@ -62,26 +82,25 @@ export class Scene {
     if (this.ripples.length > 16) this.ripples.shift();
   }
 
-  /** Draws the next frame and returns its RGBA pixels (width*height*4 bytes). */
-  render(now: number): Buffer {
-    const ctx = this.ctx;
-    for (const r of this.dirty) ctx.drawImage(this.background, r.x, r.y, r.w, r.h, r.x, r.y, r.w, r.h);
-    this.dirty = [];
+  /**
+   * Draws the next frame into `out` (width*height*4 bytes; a buffer of its own when omitted) and returns
+   * it. The caller may hand `out` to a slow writer and pass another buffer next time.
+   */
+  render(now: number, out: Buffer = this.own): Buffer {
     this.frame++;
-    this.drawOrbit(now);
-    this.drawStatus();
-    this.drawRipples(now);
-    this.drawPointer();
-    this.drawStrip();
-    return this.canvas.data();
-  }
-
-  private mark(x: number, y: number, w: number, h: number): void {
-    const x0 = Math.max(0, Math.floor(x));
-    const y0 = Math.max(0, Math.floor(y));
-    const x1 = Math.min(this.width, Math.ceil(x + w));
-    const y1 = Math.min(this.height, Math.ceil(y + h));
-    if (x1 > x0 && y1 > y0) this.dirty.push({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
+    this.updatePanel(now);
+    this.base.copy(out);
+    const pixels: Pixels = { data: out, width: this.width, height: this.height };
+    this.drawOrbit(pixels, now);
+    this.drawRipples(pixels, now);
+    const p = this.state.pointer;
+    if (p) {
+      const x = Math.round(p.x) - POINTER_SIZE / 2;
+      const y = Math.round(p.y) - POINTER_SIZE / 2;
+      fillRect(pixels, x, y, POINTER_SIZE, POINTER_SIZE, MAGENTA);
+    }
+    this.drawStrip(pixels);
+    return out;
   }
 
   private drawBackground(ctx: SKRSContext2D): void {
@@ -99,100 +118,68 @@ export class Scene {
     for (let y = 0; y < height; y += step) ctx.strokeRect(-1, y + 0.5, width + 2, 0);
     ctx.fillStyle = '#ffffff';
     ctx.font = `bold ${Math.round(40 * unit)}px sans-serif`;
-    ctx.fillText(this.state.appName, 32 * unit, 64 * unit);
+    ctx.fillText(this.state.appName, 32 * unit, 64 * unit, width - 320 * unit);
     ctx.fillStyle = '#9fd3ff';
     ctx.font = `${Math.round(22 * unit)}px sans-serif`;
     ctx.fillText(`Version ${this.state.appVersion}  ·  Profile ${this.state.profile}`, 32 * unit, 100 * unit);
-    ctx.fillText(`${width}x${height}`, 32 * unit, 130 * unit);
-  }
-
-  private drawOrbit(now: number): void {
-    const { ctx, unit } = this;
-    const r = 110 * unit;
-    const cx = this.width - r - 40 * unit;
-    const cy = 60 * unit + r;
-    this.mark(cx - r - 14 * unit, cy - r - 14 * unit, 2 * r + 28 * unit, 2 * r + 28 * unit);
-    const t = now / 1000;
+    ctx.fillText(`${width}x${height}`, 32 * unit, 126 * unit);
+    const { cx, cy, r } = this.orbit;
     ctx.strokeStyle = 'rgba(159, 211, 255, 0.5)';
     ctx.lineWidth = 2;
     ctx.beginPath();
     ctx.arc(cx, cy, r * 0.55, 0, Math.PI * 2);
     ctx.stroke();
-    const colors = ['#ffb000', '#3ddc97', '#4aa8ff', '#ffffff'];
-    for (let i = 0; i < colors.length; i++) {
-      const angle = t * (0.8 + i * 0.35) + (i * Math.PI) / 2;
-      const radius = r * (0.35 + i * 0.2);
-      ctx.fillStyle = colors[i] as string;
-      ctx.beginPath();
-      ctx.arc(
-        cx + Math.cos(angle) * radius,
-        cy + Math.sin(angle) * radius,
-        (12 - i * 2) * unit,
-        0,
-        Math.PI * 2,
-      );
-      ctx.fill();
-    }
   }
 
-  private drawStatus(): void {
-    const { ctx, unit, state } = this;
-    const x = 32 * unit;
-    const top = 160 * unit;
-    const line = 30 * unit;
+  private updatePanel(now: number): void {
+    const { state } = this;
+    if (now - this.panelAt < PANEL_INTERVAL_MS) return;
     const pointer = state.pointer ? `${Math.round(state.pointer.x)}, ${Math.round(state.pointer.y)}` : 'none';
     const lines = [
       `Stage: ${state.stageUri || 'none'}${state.stageUri ? ` (${state.loadingState})` : ''}`,
-      `Pointer: ${pointer}`,
-      `Last key: ${state.lastKey || 'none'}`,
+      `Pointer: ${pointer}    Last key: ${state.lastKey || 'none'}`,
       `Frame: ${this.frame}`,
       `Viewers: ${state.viewers}`,
     ];
+    const text = lines.join('\n');
+    if (text === this.panelText) return;
+    this.panelText = text;
+    this.panelAt = now;
+    const { canvas, ctx, x, y, w, h } = this.panel;
+    const unit = this.unit;
+    ctx.drawImage(this.background, x, y, w, h, 0, 0, w, h);
     ctx.font = `${Math.round(22 * unit)}px sans-serif`;
     ctx.fillStyle = '#e8f4ff';
-    const maxWidth = this.width - x - 300 * unit;
-    for (let i = 0; i < lines.length; i++) {
-      ctx.fillText(lines[i] as string, x, top + i * line, Math.max(100, maxWidth));
-    }
-    this.mark(x - 2, top - line, Math.max(100, maxWidth) + 8, line * (lines.length + 0.5));
+    lines.forEach((line, i) => ctx.fillText(line, 0, (28 + i * 34) * unit, w));
+    blit({ data: this.base, width: this.width, height: this.height }, canvas.data(), x, y, w, h);
   }
 
-  private drawRipples(now: number): void {
-    const { ctx, unit } = this;
+  private drawOrbit(p: Pixels, now: number): void {
+    const { cx, cy, r } = this.orbit;
+    const t = now / 1000;
+    for (let i = 0; i < ORBIT.length; i++) {
+      const angle = t * (0.8 + i * 0.35) + (i * Math.PI) / 2;
+      const radius = r * (0.35 + i * 0.2);
+      const dot = (12 - i * 2) * this.unit;
+      fillCircle(p, cx + Math.cos(angle) * radius, cy + Math.sin(angle) * radius, dot, ORBIT[i] as Rgb);
+    }
+  }
+
+  private drawRipples(p: Pixels, now: number): void {
     this.ripples = this.ripples.filter((r) => now - r.at < RIPPLE_MS);
     for (const ripple of this.ripples) {
-      const p = (now - ripple.at) / RIPPLE_MS;
-      const radius = (8 + 60 * p) * unit;
-      ctx.strokeStyle = `rgba(120, 255, 230, ${1 - p})`;
-      ctx.lineWidth = 4 * unit;
-      ctx.beginPath();
-      ctx.arc(ripple.x, ripple.y, radius, 0, Math.PI * 2);
-      ctx.stroke();
-      const edge = radius + 4 * unit;
-      this.mark(ripple.x - edge, ripple.y - edge, 2 * edge, 2 * edge);
+      const k = (now - ripple.at) / RIPPLE_MS;
+      strokeRing(p, ripple.x, ripple.y, (8 + 60 * k) * this.unit, 4 * this.unit, RIPPLE, 1 - k);
     }
   }
 
-  private drawPointer(): void {
-    const p = this.state.pointer;
-    if (!p) return;
-    const x = Math.round(p.x) - POINTER_SIZE / 2;
-    const y = Math.round(p.y) - POINTER_SIZE / 2;
-    this.ctx.fillStyle = POINTER_COLOR;
-    this.ctx.fillRect(x, y, POINTER_SIZE, POINTER_SIZE);
-    this.mark(x, y, POINTER_SIZE, POINTER_SIZE);
-  }
-
-  private drawStrip(): void {
-    const { ctx, height } = this;
+  private drawStrip(p: Pixels): void {
     const rows = [bitsOf(this.frame), bitsOf(this.state.seq)];
     for (let row = 0; row < rows.length; row++) {
-      const y = height - STRIP_HEIGHT + row * CELL_SIZE;
+      const y = this.height - STRIP_HEIGHT + row * CELL_SIZE;
       const bits = rows[row] as boolean[];
-      for (let i = 0; i < CELL_COUNT; i++) {
-        ctx.fillStyle = bits[i] ? '#ffffff' : '#000000';
-        ctx.fillRect(i * CELL_SIZE, y, CELL_SIZE, CELL_SIZE);
-      }
+      for (let i = 0; i < CELL_COUNT; i++)
+        fillRect(p, i * CELL_SIZE, y, CELL_SIZE, CELL_SIZE, bits[i] ? WHITE : BLACK);
     }
   }
 }
