@@ -96,7 +96,7 @@ export function isGroupAlive(pgid: number): boolean {
 }
 
 /** Resolves true once the group is gone, false when `timeoutMs` passes first. */
-export async function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 50): Promise<boolean> {
+export async function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!isGroupAlive(pgid)) return true;

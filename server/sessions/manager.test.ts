@@ -251,4 +251,25 @@ describe('session manager', () => {
       /queue/,
     );
   });
+
+  it('ends a session that is still starting, once however often it is asked', async () => {
+    const m = await setup({ capacity: 1 });
+    const starting = await m.create(standInRequest(['--ready-after-ms', '60000']));
+    const queued = await m.create(standInRequest());
+    await waitFor('the application to run', () => sessionProcesses(starting.id).length > 0);
+    await Promise.all([m.end(starting.id), m.end(starting.id)]);
+    expect(m.get(starting.id)).toBeUndefined();
+    expect(sessionProcesses(starting.id)).toEqual([]);
+    // Its GPU goes to the next in line.
+    expect(m.get(queued.id)?.message).toBe('Starting USD Viewer 1.2.0');
+    await m.end(queued.id);
+
+    // Ended at once, while its ports or its process were still being set up.
+    const hasty = await m.create(standInRequest());
+    expect(hasty.message).toBe('Starting USD Viewer 1.2.0');
+    await m.end(hasty.id);
+    expect(m.get(hasty.id)).toBeUndefined();
+    expect(sessionProcesses(hasty.id)).toEqual([]);
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+  });
 });

@@ -1,0 +1,82 @@
+/**
+ * Figures of the session machinery on this machine (run: `npx tsx server/sessions/bench-sessions.ts`):
+ * time from create() to ready and from end() to gone with the stand-in application, one port pair
+ * allocation (two bind tests), and one durable save of the state file with 100 sessions in it.
+ * The stand-in's own start-up (a Node process loading TypeScript) dominates the first figure.
+ */
+import { performance } from 'node:perf_hooks';
+import { createSessionManager } from './manager.ts';
+import { PortPool } from './port-pool.ts';
+import { StateStore } from './state-store.ts';
+import { removeDir, standInRequest, tempDataDir, testOptions, waitFor } from './test-support.ts';
+
+// Ports 48150-48199 are this script's (the session tests use 48000-48149).
+const FIRST = 48150;
+const LAST = 48199;
+const ROUNDS = 8;
+
+function summary(name: string, samples: number[], unit = 'ms'): void {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  console.log(
+    `${name.padEnd(44)} n=${String(samples.length).padStart(4)}  median ${at(0.5).toFixed(2)} ${unit}  p90 ${at(0.9).toFixed(2)} ${unit}  max ${sorted.at(-1)?.toFixed(2)} ${unit}`,
+  );
+}
+
+async function lifecycle(): Promise<void> {
+  const dataDir = await tempDataDir();
+  const manager = createSessionManager({ ...testOptions(dataDir, FIRST, LAST), readyPollMs: 20 });
+  await manager.start();
+  const toReady: number[] = [];
+  const toGone: number[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      let started = performance.now();
+      const { id } = await manager.create(standInRequest());
+      await waitFor('ready', () => manager.get(id)?.state === 'ready');
+      toReady.push(performance.now() - started);
+      started = performance.now();
+      await manager.end(id);
+      toGone.push(performance.now() - started);
+    }
+  } finally {
+    await manager.stop();
+    await removeDir(dataDir);
+  }
+  summary('create() to ready (stand-in, 20 ms probes)', toReady);
+  summary('end() until the process group is gone', toGone);
+}
+
+async function ports(): Promise<void> {
+  const pool = new PortPool({ first: FIRST, last: LAST });
+  const samples: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    const pair = await pool.allocate();
+    samples.push(performance.now() - started);
+    pool.release(pair);
+  }
+  summary('port pair allocation (TCP + UDP bind test)', samples);
+}
+
+async function saves(): Promise<void> {
+  const dir = await tempDataDir();
+  const store = new StateStore<object>(dir);
+  const request = standInRequest();
+  const sessions = Array.from({ length: 100 }, (_, seq) => ({ seq, request, record: { id: String(seq) } }));
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < 50; i++) {
+      const started = performance.now();
+      await store.save(() => sessions);
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    await removeDir(dir);
+  }
+  summary('durable save, 100 sessions (2 files, fsync)', samples);
+}
+
+await ports();
+await saves();
+await lifecycle();
