@@ -232,6 +232,20 @@ describe('Player', () => {
     expect(lastPeer().closed).toBe(true);
   });
 
+  it('asks for a stream of the element size once playing and the input channel is open', async () => {
+    const h = setup({ resize: { maxWidth: 1920, maxHeight: 1080 } });
+    Object.defineProperty(h.video, 'clientWidth', { value: 801 });
+    Object.defineProperty(h.video, 'clientHeight', { value: 451 });
+    h.player.connect();
+    await play(h);
+    const input = lastPeer().channel('input');
+    expect(input.sent).toEqual([]);
+    input.open();
+    expect(input.sent.map((s) => JSON.parse(s))).toEqual([
+      { type: 'resize', width: 802, height: 452, seq: 1 },
+    ]);
+  });
+
   it('samples stats every interval into a history', async () => {
     const h = setup({ statsIntervalMs: 1000 });
     const samples: unknown[] = [];

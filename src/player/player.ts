@@ -12,7 +12,7 @@ import type { PlayerEvents, PlayerOptions, PlayerState } from './player-types';
 import { ReconnectPolicy } from './reconnect/reconnect-policy';
 import { parseRoutes, RoutesError } from './routes/parse-routes';
 import { WhepTransport } from './signaling/whep-transport';
-import { sampleStats, StatsHistory, type StatsCounters } from './stats/stats-sample';
+import { StatsSampler } from './stats/stats-sampler';
 import { StreamResizer } from './input/stream-resizer';
 
 function mark(name: string) {
@@ -31,20 +31,19 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private input: InputController | undefined;
   private resizer: StreamResizer | undefined;
   private readonly policy: ReconnectPolicy;
-  private readonly history = new StatsHistory();
+  private readonly stats: StatsSampler;
   private generation = 0;
   private seq = 0;
   private stopped = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
-  private statsTimer: ReturnType<typeof setInterval> | undefined;
   private checkTimer: ReturnType<typeof setInterval> | undefined;
-  private counters: StatsCounters | undefined;
   private videoCleanup: (() => void) | undefined;
 
   constructor(private readonly options: PlayerOptions) {
     super();
     this.policy = new ReconnectPolicy(options.reconnect);
+    this.stats = new StatsSampler(options.statsIntervalMs ?? 1000, (sample) => this.emit('stats', sample));
   }
 
   /** The current state. */
@@ -54,7 +53,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
 
   /** The stats samples of the last minute, oldest first. */
   get statsHistory() {
-    return this.history.list();
+    return this.stats.history.list();
   }
 
   /** Sequence number of the last input event sent (the application echoes the last one it applied). */
@@ -163,7 +162,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     if (stale()) return;
     mark('sg:answer');
     if (this.current.kind === 'connecting') this.setState({ kind: 'waiting-for-video', attempt });
-    this.startStats();
+    this.stats.start(peer.pc);
     this.startSessionCheck(generation);
     if (mode === 'control') this.attachInput();
   }
@@ -175,6 +174,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
         const parsed = parseAppMessage(data);
         if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
       },
+      // Whichever comes last, the first frame or the open input channel, sends the wanted size.
       onInputOpen: () => this.resizer?.sendNow(),
       onLost: (reason) => {
         if (generation === this.generation) this.lost(reason, true);
@@ -192,6 +192,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
       mark('sg:first-frame');
       this.policy.reset();
       this.setState({ kind: 'playing' });
+      // Only now: a new size restarts the application's encoder, which would delay the first frame.
+      this.resizer?.sendNow();
     };
     // Whichever the browser reports first: a decoded frame, loaded data, or playback.
     const events = ['loadeddata', 'playing'] as const;
@@ -215,27 +217,12 @@ export class Player extends TypedEmitter<PlayerEvents> {
       keepKey: this.options.keepKey,
     });
     if (this.options.resize?.enabled !== false && !this.resizer) {
-      this.resizer = new StreamResizer(video, this.options.resize ?? {}, (w, h) =>
-        this.sendInput({ type: 'resize', width: w, height: h }),
+      this.resizer = new StreamResizer(
+        video,
+        this.options.resize ?? {},
+        (w, h) => this.current.kind === 'playing' && this.sendInput({ type: 'resize', width: w, height: h }),
       );
     }
-  }
-
-  private startStats() {
-    clearInterval(this.statsTimer);
-    this.counters = undefined;
-    this.statsTimer = setInterval(async () => {
-      const pc = this.peer?.pc;
-      if (!pc) return;
-      try {
-        const { sample, counters } = sampleStats(await pc.getStats(), this.counters, Date.now());
-        this.counters = counters;
-        this.history.push(sample);
-        this.emit('stats', sample);
-      } catch {
-        // A closing peer may refuse getStats; the next sample comes from the next peer.
-      }
-    }, this.options.statsIntervalMs ?? 1000);
   }
 
   /**
@@ -285,7 +272,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private teardown() {
     clearTimeout(this.retryTimer);
     clearTimeout(this.connectTimer);
-    clearInterval(this.statsTimer);
+    this.stats.stop();
     clearInterval(this.checkTimer);
     this.videoCleanup?.();
     this.videoCleanup = undefined;

@@ -39,11 +39,12 @@ export class InputController {
       this.on(element, type, (e) => this.touch(e), { passive: false });
     }
     const onLockChange = () => {
-      this.locked = document.pointerLockElement === element ? { x: 0, y: 0 } : undefined;
-      if (this.locked) {
-        const size = options.streamSize();
-        this.locked = { x: Math.floor(size.width / 2), y: Math.floor(size.height / 2) };
-      }
+      // Under pointer lock the position starts at the picture's centre and follows movementX/Y.
+      const size = options.streamSize();
+      this.locked =
+        document.pointerLockElement === element
+          ? { x: Math.floor(size.width / 2), y: Math.floor(size.height / 2) }
+          : undefined;
     };
     document.addEventListener('pointerlockchange', onLockChange);
     this.detachers.push(() => document.removeEventListener('pointerlockchange', onLockChange));

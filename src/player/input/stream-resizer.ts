@@ -10,7 +10,7 @@ export class StreamResizer {
   constructor(
     private readonly element: HTMLElement,
     private readonly options: ResizeOptions,
-    private readonly send: (width: number, height: number) => void,
+    private readonly send: (width: number, height: number) => boolean,
   ) {
     if (typeof ResizeObserver === 'undefined') return;
     this.observer = new ResizeObserver(() => {
@@ -31,8 +31,8 @@ export class StreamResizer {
     if (!size) return;
     const key = `${size.width}x${size.height}`;
     if (key === this.last) return;
-    this.last = key;
-    this.send(size.width, size.height);
+    // Remembered only once sent, so that a size asked for before the channel opened is asked again.
+    if (this.send(size.width, size.height)) this.last = key;
   }
 
   dispose(): void {
