@@ -12,19 +12,22 @@
  * production; the lines go to /dev/null.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const APP_PORT = 18090;
 const BARE_PORT = 18091;
+const LAYER_PORT = 18092;
 // Enough connections to saturate a server whose answers wait on a timer or a disk write, not on the CPU.
 const CONNECTIONS = 32;
 /** Each server is measured in ROUNDS slices of ROUND_S, alternating, so that load from other programs on a
  * shared machine falls on both alike. */
-const ROUNDS = 3;
+const ROUNDS = 2;
 const ROUND_S = 2;
 const WARMUP_S = 1;
 const GET_PATH = '/api/cfg/apps/usd-viewer';
@@ -37,6 +40,37 @@ interface Canned {
 }
 
 /** Child: the real service on the repository catalog, with a manager that queues and never starts. */
+/** Sessions kept in a Map and never started: only for the HTTP-layer-only row of the figures. */
+function memoryManager(): SessionManager {
+  const records = new Map<string, SessionRecord>();
+  return {
+    async start() {},
+    async create(request) {
+      const record: SessionRecord = {
+        id: randomUUID(),
+        owner: request.owner,
+        appId: request.app.id,
+        appName: request.app.name,
+        version: request.version,
+        profileId: request.profile.id,
+        arguments: request.arguments,
+        state: 'pending',
+        message: 'Waiting for a free GPU: 0 sessions ahead',
+        createdAt: new Date().toISOString(),
+      };
+      // Forgotten at once, so that memory stays flat however long the run.
+      return record;
+    },
+    get: (id) => records.get(id),
+    list: () => ({ count: 0, items: [] }),
+    async end(id) {
+      records.delete(id);
+    },
+    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0 }),
+    async stop() {},
+  };
+}
+
 async function serveApp(): Promise<void> {
   const { buildApp } = await import('../server/app.ts');
   const { loadCatalog } = await import('../server/catalog/load-catalog.ts');
@@ -84,17 +118,45 @@ async function serveApp(): Promise<void> {
     for (const record of items) if (record.id !== holder.id) void manager.end(record.id);
   }, 50);
   await app.listen({ port: APP_PORT, host: '127.0.0.1' });
+  // The same HTTP layer over a manager that only keeps records in memory: it tells the cost of the
+  // HTTP layer apart from that of the session machinery (queue, durable state) in the figures.
+  const layerOnly = await buildApp(
+    { ...config, logLevel: 'info' },
+    { catalog: await loadCatalog(config.catalogPath), manager: memoryManager(), tokens: null },
+  );
+  await layerOnly.listen({ port: LAYER_PORT, host: '127.0.0.1' });
+  answerCpu();
   process.send?.('ready');
   const stop = () => {
     clearInterval(reaper);
-    void app
-      .close()
+    void Promise.all([app.close(), layerOnly.close()])
       .then(() => manager.stop())
       .finally(() => rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(0)));
   };
   process.once('disconnect', stop);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** Children report the CPU time they have used, so that cost per request can be told from contention. */
+function answerCpu(): void {
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+  });
+}
+
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
+      child.off('message', onMessage);
+      resolve(Number((message as { cpu: number }).cpu));
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
 }
 
 /** Child: node:http answering the service's own bytes, given by the parent. */
@@ -112,6 +174,7 @@ function serveBare(canned: Canned): void {
       response.end(body);
     });
   });
+  answerCpu();
   server.listen(BARE_PORT, '127.0.0.1', () => process.send?.('ready'));
   process.on('disconnect', () => server.close(() => process.exit(0)));
 }
@@ -139,6 +202,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 interface Load {
   rps: number;
+  /** CPU time of the server per answered request, in microseconds. */
+  cpuUs: number;
   p99: number;
   ok: number;
   other: number;
@@ -165,6 +230,7 @@ function load(url: string, post: boolean, seconds: number): Promise<Load> {
       };
       resolve({
         rps: report.requests.average,
+        cpuUs: 0,
         p99: report.latency.p99,
         ok: report['2xx'],
         other: report.non2xx + report.errors,
@@ -174,24 +240,38 @@ function load(url: string, post: boolean, seconds: number): Promise<Load> {
 }
 
 function combine(loads: Load[]): Load {
+  const requests = loads.reduce((sum, l) => sum + l.ok + l.other, 0);
   return {
     rps: loads.reduce((sum, l) => sum + l.rps, 0) / loads.length,
+    cpuUs: loads.reduce((sum, l) => sum + l.cpuUs * (l.ok + l.other), 0) / Math.max(1, requests),
     p99: Math.max(...loads.map((l) => l.p99)),
     ok: loads.reduce((sum, l) => sum + l.ok, 0),
     other: loads.reduce((sum, l) => sum + l.other, 0),
   };
 }
 
+async function round(server: ChildProcess, url: string, post: boolean): Promise<Load> {
+  const before = await cpuOf(server);
+  const result = await load(url, post, ROUND_S);
+  const used = (await cpuOf(server)) - before;
+  return { ...result, cpuUs: used / Math.max(1, result.ok + result.other) };
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+}
+
 /** Both servers on one endpoint: a warm-up each, then alternating rounds. */
-async function compare(service: string, bare: string, post: boolean): Promise<[Load, Load]> {
+async function compare(service: Server, bare: Server, post: boolean): Promise<[Load, Load]> {
   const path = post ? POST_PATH : GET_PATH;
-  await load(`${service}${path}`, post, WARMUP_S);
-  await load(`${bare}${path}`, post, WARMUP_S);
+  await load(`${service.base}${path}`, post, WARMUP_S);
+  await load(`${bare.base}${path}`, post, WARMUP_S);
   const ours: Load[] = [];
   const theirs: Load[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    ours.push(await load(`${service}${path}`, post, ROUND_S));
-    theirs.push(await load(`${bare}${path}`, post, ROUND_S));
+  for (let i = 0; i < ROUNDS; i++) {
+    ours.push(await round(service.child, `${service.base}${path}`, post));
+    theirs.push(await round(bare.child, `${bare.base}${path}`, post));
   }
   return [combine(ours), combine(theirs)];
 }
@@ -218,8 +298,12 @@ async function main(): Promise<void> {
     const bareBase = `http://127.0.0.1:${BARE_PORT}`;
 
     const rows: [string, Load, Load][] = [];
-    rows.push([`GET ${GET_PATH}`, ...(await compare(base, bareBase, false))]);
-    rows.push([`POST ${POST_PATH} (202)`, ...(await compare(base, bareBase, true))]);
+    const service: Server = { child: app, base };
+    const plain: Server = { child: bare, base: bareBase };
+    rows.push([`GET ${GET_PATH}`, ...(await compare(service, plain, false))]);
+    rows.push([`POST ${POST_PATH} (202)`, ...(await compare(service, plain, true))]);
+    const layer: Server = { child: app, base: `http://127.0.0.1:${LAYER_PORT}` };
+    rows.push([`  same, HTTP layer only *`, ...(await compare(layer, plain, true))]);
 
     console.log(
       `Service vs bare node:http, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_S} s ` +
@@ -227,20 +311,30 @@ async function main(): Promise<void> {
         `${cpus().length} cores, Node ${process.version}`,
     );
     const line = (cells: string[]) =>
-      console.log(cells.map((c, i) => (i === 0 ? c.padEnd(30) : c.padStart(14))).join(''));
-    line(['endpoint', 'service req/s', 'bare req/s', 'ratio', 'service p99', 'bare p99', 'non-2xx']);
-    for (const [name, service, bareLoad] of rows) {
+      console.log(cells.map((c, i) => (i === 0 ? c.padEnd(30) : c.padStart(16))).join(''));
+    line([
+      'endpoint',
+      'service req/s',
+      'bare req/s',
+      'ratio',
+      'service CPU/req',
+      'bare CPU/req',
+      'service p99',
+    ]);
+    for (const [name, ours, theirs] of rows) {
       line([
         name,
-        service.rps.toFixed(0),
-        bareLoad.rps.toFixed(0),
-        (service.rps / bareLoad.rps).toFixed(2),
-        `${service.p99} ms`,
-        `${bareLoad.p99} ms`,
-        String(service.other),
+        ours.rps.toFixed(0),
+        theirs.rps.toFixed(0),
+        (ours.rps / theirs.rps).toFixed(2),
+        `${ours.cpuUs.toFixed(0)} us`,
+        `${theirs.cpuUs.toFixed(0)} us`,
+        `${ours.p99} ms`,
       ]);
+      if (ours.other > 0) console.log(`  ${name}: ${ours.other} answers of the service were not 2xx`);
     }
-    const worst = Math.min(...rows.map(([, s, b]) => s.rps / b.rps));
+    console.log('* the same service code over sessions kept in memory, without the queue and durable state');
+    const worst = Math.min(...rows.slice(0, 2).map(([, s, b]) => s.rps / b.rps));
     console.log(`Lowest ratio ${worst.toFixed(2)} (target >= 0.60: ${worst >= 0.6 ? 'met' : 'not met'})`);
   } finally {
     await cleanup();

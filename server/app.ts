@@ -55,14 +55,18 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   });
   app.setErrorHandler(errorHandler);
 
-  app.addHook('onRequest', async (request) => {
+  // Callback-style hooks: they run on every request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, _reply, done) => {
     // Refuse declared oversize bodies before reading them, whatever their content type.
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > BODY_LIMIT) {
-      throw new HttpError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`);
+      return done(
+        new HttpError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`),
+      );
     }
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -73,6 +77,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
       },
       'request',
     );
+    done();
   });
 
   if (config.corsOrigins.length > 0) {

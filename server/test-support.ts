@@ -95,6 +95,7 @@ export interface TestAppOptions {
   manager?: Partial<SessionManagerOptions>;
   dataDir?: string;
   staticDir?: string;
+  config?: Partial<ServiceConfig>;
 }
 
 export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
@@ -135,7 +136,10 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   await manager.start();
   const catalog = parseCatalog(options.catalog ?? standInCatalog(), 'catalog.yaml');
   const tokens = options.tokens ? TokenStore.parse(TOKENS_YAML, 'tokens.yaml') : null;
-  const config = testConfig({ staticDir: options.staticDir ?? path.join(dataDir, 'no-portal') });
+  const config = testConfig({
+    staticDir: options.staticDir ?? path.join(dataDir, 'no-portal'),
+    ...options.config,
+  });
   const app = await buildApp(config, { catalog, manager, tokens });
   return {
     app,

@@ -38,13 +38,14 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL, so that ids do not make one series per session.
     const route = request.routeOptions.url ?? 'unmatched';
     durations.observe(
       { method: request.method, route, status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   app.get('/metrics', async (_request, reply) => {

@@ -1,0 +1,59 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test-support.ts';
+
+let t: TestApp;
+let portal: string;
+beforeAll(async () => {
+  portal = await mkdtemp(path.join(tmpdir(), 'streamgate-portal-'));
+  await mkdir(path.join(portal, 'assets'));
+  await writeFile(path.join(portal, 'index.html'), '<!doctype html><title>Streamgate</title>');
+  await writeFile(path.join(portal, 'assets', 'app.js'), 'console.log(1);');
+  t = await startTestApp({
+    ports: { first: 48280, last: 48289 },
+    staticDir: portal,
+    tokens: true,
+    config: { corsOrigins: ['http://portal.example:5173'] },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(portal, { recursive: true, force: true });
+});
+
+describe('the built portal', () => {
+  it('serves index.html at / and for client-side routes, files as they are', async () => {
+    for (const url of ['/', '/sessions/abc', '/apps/usd-viewer?tab=versions']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<title>Streamgate</title>');
+    }
+    const asset = await t.app.inject('/assets/app.js');
+    expect(asset.body).toBe('console.log(1);');
+  });
+
+  it('answers 404 for a missing asset, and JSON 404s under /api', async () => {
+    expect((await t.app.inject('/assets/missing.js')).statusCode).toBe(404);
+    const api = await t.app.inject('/api/unknown');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: expect.any(String) });
+    expect((await t.app.inject('/..%2F..%2Fetc%2Fpasswd')).body).not.toContain('root:');
+  });
+
+  it('allows the configured origin and no other', async () => {
+    const preflight = (origin: string) =>
+      t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/stream',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+    const allowed = await preflight('http://portal.example:5173');
+    // A preflight carries no token; it must not be refused for that.
+    expect(allowed.statusCode).toBeLessThan(300);
+    expect(allowed.headers['access-control-allow-origin']).toBe('http://portal.example:5173');
+    const other = await preflight('http://evil.example');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
