@@ -4,7 +4,7 @@ import { bearer, startTestApp, type TestApp } from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ tokens: true, ports: { first: 48200, last: 48239 } });
+  t = await startTestApp({ tokens: true, ports: { first: 48200, last: 48229 } });
 });
 afterAll(async () => {
   await t.close();
