@@ -68,6 +68,22 @@ export function isSessionProcess(pid: number, sessionId: string, expectedStartTi
   return false;
 }
 
+/**
+ * Leaders of process groups whose command line or environment names the session: the application of
+ * a session whose pid never reached the state file (the service died between spawn and save).
+ */
+export function findSessionProcesses(sessionId: string): number[] {
+  if (!procAvailable) return [];
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (pid === process.pid || statFields(pid)?.[2] !== name) continue;
+    if (isSessionProcess(pid, sessionId)) found.push(pid);
+  }
+  return found;
+}
+
 /** Sends a signal to every process of the group; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {

@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../runners/local-runner.ts';
+import { launchApplication, repoRoot } from '../runners/local-runner.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
+import { newEntry, persisted } from './session-entry.ts';
 import {
   killGroups,
   removeDir,
@@ -165,5 +166,53 @@ describe('session manager after a crash of the service', () => {
     const fresh = await manager.create(standInRequest());
     await waitFor('a new session to be ready', () => manager?.get(fresh.id)?.state === 'ready');
     pids.add(manager.get(fresh.id)?.pid);
+  });
+
+  it('finds the application of a session whose pid never reached the state file', async () => {
+    dataDir = await tempDataDir();
+    const options = testOptions(dataDir, FIRST, LAST);
+    // Saved while starting: one with its ports, one without; both applications run.
+    const withPorts = newEntry(standInRequest(), 1);
+    withPorts.record.ports = { signaling: LAST - 1, media: LAST };
+    const withoutPorts = newEntry(standInRequest(), 2);
+    const logDir = path.join(dataDir, 'logs');
+    const adoptable = await launchApplication(
+      {
+        sessionId: withPorts.record.id,
+        request: withPorts.request,
+        ports: withPorts.record.ports,
+        host: '127.0.0.1',
+      },
+      { logDir },
+    );
+    const stray = await launchApplication(
+      {
+        sessionId: withoutPorts.record.id,
+        request: withoutPorts.request,
+        ports: { signaling: LAST - 3, media: LAST - 2 },
+        host: '127.0.0.1',
+      },
+      { logDir },
+    );
+    pids.add(adoptable.pid).add(stray.pid);
+    await waitFor('the application to be ready', async () => (await probeHealth('127.0.0.1', LAST - 1)).ok);
+    const state = {
+      version: 1,
+      savedAt: new Date().toISOString(),
+      sessions: [withPorts, withoutPorts].map(persisted),
+    };
+    await writeFile(path.join(dataDir, 'sessions.json'), JSON.stringify(state));
+
+    manager = createSessionManager(options);
+    await manager.start();
+    expect(manager.get(withPorts.record.id)).toMatchObject({ state: 'ready', pid: adoptable.pid });
+    await waitFor('the stray application to be stopped', () => !isAlive(stray.pid!));
+    // The session itself starts again, with ports the manager knows.
+    await waitFor(
+      'the session to start again',
+      () => manager?.get(withoutPorts.record.id)?.state === 'ready',
+    );
+    pids.add(manager.get(withoutPorts.record.id)?.pid);
+    expect(manager.get(withoutPorts.record.id)?.pid).not.toBe(stray.pid);
   });
 });

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneLogs } from '../runners/local-runner.ts';
-import { isSessionProcess, stopGroup } from '../runners/process-group.ts';
+import { stopGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { PortPool } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
@@ -20,6 +20,7 @@ import {
   type Entry,
   type PersistedSession,
 } from './session-entry.ts';
+import { planRestore } from './session-restore.ts';
 import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
@@ -160,27 +161,27 @@ export function createSessionManager(
     const entry: Entry = { ...saved, phase: 'queued', adopted: false, probing: false };
     const { record, request } = entry;
     seq = Math.max(seq, entry.seq);
-    if (record.state === 'failed') {
+    const plan = planRestore(entry, Date.now(), options.failedRetentionMs);
+    if (plan.kind === 'forget') return;
+    entries.set(record.id, entry);
+    if (plan.kind === 'failed') {
       entry.phase = 'failed';
-      if (Date.parse(record.failedAt ?? '') + options.failedRetentionMs <= Date.now()) return;
-      entries.set(record.id, entry);
       return forgetLater(entry);
     }
-    entries.set(record.id, entry);
-    if (record.pid === undefined || !record.ports) {
-      // Queued, or caught between its ports and its process: it waits its turn again.
+    if (plan.kind === 'queue') {
+      if (plan.strayPid !== undefined) background(stopGroup(plan.strayPid, options.stopGraceMs));
       delete record.ports;
+      delete record.pid;
       record.state = 'pending';
       return void queue.push(entry);
     }
     entry.phase = record.state === 'ready' ? 'ready' : 'starting';
-    if (!isSessionProcess(record.pid, record.id, entry.startTicks)) {
-      // The pid is gone or now someone else's: never signal it.
+    if (plan.kind === 'lost') {
       delete record.pid;
       return fail(entry, `${label(request)} stopped while the service was down`);
     }
     entry.adopted = true;
-    if (!pool.claim(record.ports)) {
+    if (!record.ports || !pool.claim(record.ports)) {
       // Only a damaged state file gives two sessions one port; the application is ours, so it is stopped.
       return fail(entry, `${label(request)} could not keep its network ports after a restart`);
     }
