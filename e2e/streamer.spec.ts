@@ -131,6 +131,16 @@ test.describe('one viewer', () => {
     expect(await page.evaluate((n) => whep.close(n), watcher)).toBe(204);
   });
 
+  test('notices a viewer that leaves without DELETE', async ({ page }) => {
+    await installWhepClient(page);
+    const viewers = async () => (await (await fetch(`${app.url}/health`)).json()).viewers;
+    const i = await connect(page, app.url);
+    await expect.poll(() => page.evaluate((n) => whep.framesDecoded(n), i)).toBeGreaterThan(0);
+    expect(await viewers()).toBe(1);
+    await page.evaluate((n) => whep.drop(n), i);
+    await expect.poll(viewers, { timeout: 30_000 }).toBe(0);
+  });
+
   test('changes the stream size on resize, within the profile maximum', async ({ page }) => {
     await installWhepClient(page);
     const i = await connect(page, app.url);

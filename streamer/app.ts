@@ -19,6 +19,8 @@ export interface Streamer {
   /** ffmpeg's pid, while it runs. */
   encoderPid(): number | undefined;
   health(): Health | null;
+  /** Viewers connected or connecting. */
+  viewers(): number;
   /** Stops viewers, the encoder and the server. */
   close(): Promise<void>;
 }
@@ -204,6 +206,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     signalingPort: typeof address === 'object' && address ? address.port : options.signalingPort,
     encoderPid: () => encoder.pid,
     health,
+    viewers: () => viewers.size,
     async close() {
       if (frameTimer) clearTimeout(frameTimer);
       frameTimer = null;

@@ -148,6 +148,38 @@ describe('the signaling port of a running application', () => {
   });
 });
 
+describe('a viewer that never connects', () => {
+  it('is dropped once nothing has come from it for the silence timeout', async () => {
+    const mediaPort = await freeUdpPort();
+    const options = parseArgs([
+      '--signaling-port',
+      '1',
+      '--media-port',
+      String(mediaPort),
+      '--width',
+      '320',
+      '--height',
+      '240',
+    ]);
+    const streamer = await startStreamer({ ...options, signalingPort: 0 }, { silenceTimeoutMs: 600 });
+    const { sdp, pc } = await makeOffer();
+    try {
+      const base = `http://127.0.0.1:${streamer.signalingPort}`;
+      const res = await fetch(`${base}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: sdp,
+      });
+      expect(res.status).toBe(201);
+      // The offer's maker never takes the answer: no ICE, no RTCP, nothing.
+      await expect.poll(() => streamer.viewers(), { timeout: 10_000, interval: 100 }).toBe(0);
+    } finally {
+      pc.close();
+      await streamer.close();
+    }
+  });
+});
+
 describe('the signaling server before the first frame', () => {
   it('answers /health with 503 until the application is ready', async () => {
     const server = createSignalingServer({

@@ -252,6 +252,12 @@ function pageClient(): void {
         c.input.send(JSON.stringify({ ...event, seq }));
       });
     },
+    /** Goes away without DELETE, as a closed tab does. */
+    drop(i: number): void {
+      const c = conns[i] as Conn;
+      c.pc.close();
+      c.video.remove();
+    },
     async close(i: number): Promise<number> {
       const c = conns[i] as Conn;
       const res = await fetch(c.location, { method: 'DELETE' });
@@ -280,6 +286,7 @@ export interface WhepPageApi {
     variance: number;
   } | null;
   inputToPhoton(i: number, event: Record<string, unknown>, seq: number, timeoutMs?: number): Promise<number>;
+  drop(i: number): void;
   close(i: number): Promise<number>;
 }
 
