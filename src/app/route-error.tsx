@@ -5,10 +5,18 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { describeError } from '../lib/error-text';
 
-/** The route error boundary: server failures (5xx) and unknown URLs land here. */
+/** The route error boundary: server failures (5xx) land here. */
 export function RouteError() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return <ErrorPage error={error} notFound={isRouteErrorResponse(error) && error.status === 404} />;
+}
+
+/** The page of an address that matches no route. */
+export function NotFoundPage() {
+  return <ErrorPage error={undefined} notFound />;
+}
+
+function ErrorPage({ error, notFound }: { error: unknown; notFound: boolean }) {
   return (
     <Stack spacing={2} sx={{ p: 3 }}>
       <Typography variant="h4" component="h1">

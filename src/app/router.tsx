@@ -4,7 +4,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import Alert from '@mui/material/Alert';
 import { CatalogPage } from '../features/catalog/components/catalog-page';
 import { Layout } from './layout';
-import { RouteError } from './route-error';
+import { NotFoundPage, RouteError } from './route-error';
 
 // Only the catalog (the first page) is in the entry chunk; every other page loads when opened.
 const AppDetailPage = lazy(() =>
@@ -51,7 +51,7 @@ export const routes: RouteObject[] = [
           { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
           { path: '/admin/profiles', element: <AdminPage /> },
           { path: '/settings', element: <SettingsPage /> },
-          { path: '*', element: <RouteError /> },
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
     ],

@@ -1,5 +1,6 @@
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -17,22 +18,23 @@ export function VersionList({ versions, selected, onSelect }: VersionListProps) 
   return (
     <List aria-label="Versions" dense>
       {versions.map((v) => (
-        <ListItemButton
-          key={v.version}
-          selected={v.version === selected}
-          aria-current={v.version === selected ? 'true' : undefined}
-          onClick={() => onSelect(v.version)}
-        >
-          <ListItemText
-            primary={
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <span>{v.version}</span>
-                {v.latest && <Chip color="primary" label="latest" />}
-                {v.prerelease && <Chip variant="outlined" label="pre-release" />}
-              </Stack>
-            }
-          />
-        </ListItemButton>
+        <ListItem key={v.version} disablePadding>
+          <ListItemButton
+            selected={v.version === selected}
+            aria-current={v.version === selected ? 'true' : undefined}
+            onClick={() => onSelect(v.version)}
+          >
+            <ListItemText
+              primary={
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <span>{v.version}</span>
+                  {v.latest && <Chip color="primary" label="latest" />}
+                  {v.prerelease && <Chip variant="outlined" label="pre-release" />}
+                </Stack>
+              }
+            />
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -66,7 +67,11 @@ export function SessionsPage() {
       )}
       {sessions.isSuccess && sessions.data.rows.length === 0 && (
         <Typography>
-          No sessions. <RouterLink to="/apps">Pick an application</RouterLink> to start one.
+          No sessions.{' '}
+          <Link component={RouterLink} to="/apps" underline="always">
+            Pick an application
+          </Link>{' '}
+          to start one.
         </Typography>
       )}
       {sessions.isSuccess && sessions.data.rows.length > 0 && (

@@ -1,0 +1,102 @@
+/** Accessibility: axe on every page of the portal (light and dark), no serious or critical violation. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { startStack, type Stack } from './support/stack';
+
+const catalog = `
+applications:
+  - id: sample-viewer
+    name: Sample Viewer
+    description: The sample streaming application.
+    tags: [viewer, test]
+    versions:
+      - { version: 1.0.0, description: First. }
+      - { version: 1.1.0-beta.1, description: Preview. }
+profiles:
+  - id: small
+    name: Small
+    description: 320x180 at 15 fps.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15 }
+`;
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const pages: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+  {
+    name: 'catalog',
+    path: '/',
+    ready: (p) => expect(p.getByRole('link', { name: 'Sample Viewer' })).toBeVisible(),
+  },
+  {
+    name: 'application',
+    path: '/apps/sample-viewer',
+    ready: (p) => expect(p.getByRole('link', { name: /^Launch sample-viewer/ })).toBeVisible(),
+  },
+  {
+    name: 'launch wizard',
+    path: '/launch?app=sample-viewer&profile=small',
+    ready: (p) => expect(p.getByRole('combobox', { name: 'Version' })).toHaveText('latest (1.0.0)'),
+  },
+  {
+    name: 'launch error',
+    path: '/launch?app=bad%20id',
+    ready: (p) =>
+      expect(p.getByRole('combobox', { name: 'Application' })).toHaveAttribute('aria-invalid', 'true'),
+  },
+  { name: 'sessions', path: '/sessions', ready: (p) => expect(p.getByText(/No sessions/)).toBeVisible() },
+  {
+    name: 'profile availability',
+    path: '/admin/profiles',
+    ready: (p) => expect(p.getByRole('table', { name: 'Profile availability' })).toBeVisible(),
+  },
+  {
+    name: 'settings',
+    path: '/settings',
+    ready: (p) => expect(p.getByRole('textbox', { name: 'Catalog URL' })).toBeVisible(),
+  },
+  {
+    name: 'unknown address',
+    path: '/no-such-page',
+    ready: (p) => expect(p.getByRole('heading', { name: 'Page not found' })).toBeVisible(),
+  },
+];
+
+test.describe('accessibility', () => {
+  let stack: Stack;
+  test.beforeAll(async () => {
+    stack = await startStack({ catalog });
+  });
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`every page in the ${theme} theme`, async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('streamgate.theme', t), theme);
+      for (const p of pages) {
+        await page.goto(`${stack.baseURL}${p.path}`);
+        await p.ready(page);
+        expect(await seriousViolations(page), `${p.name} (${p.path})`).toEqual([]);
+      }
+    });
+  }
+
+  test('the launch review step and a phone-sized screen', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(page.getByRole('table', { name: 'Launch summary' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${stack.baseURL}/`);
+    await expect(page.getByRole('link', { name: 'Sample Viewer' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    // Nothing wider than the phone: the page must not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
