@@ -3,7 +3,7 @@
  * server/main.ts does, and tests call `app.inject()`.
  */
 import fastifyCors from '@fastify/cors';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TokenStore } from './auth/tokens.ts';
 import type { Catalog } from './catalog/model.ts';
@@ -25,6 +25,8 @@ export interface AppDeps {
   tokens: TokenStore | null;
   /** Node process metrics (event loop, memory) in /metrics; off in tests, where apps share one process. */
   processMetrics?: boolean;
+  /** Where JSON log lines go; standard output by default. */
+  logStream?: DestinationStream;
 }
 
 /** Builds the Fastify app; it is ready to `inject()` or `listen()` once the promise resolves. */
@@ -37,7 +39,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
             level: config.logLevel,
             // Buffered while a write is under way, so a busy service makes few write calls rather than
             // one per line; pino flushes what is left when the process exits.
-            stream: pino.destination({ dest: 1, sync: false }),
+            stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }),
             // Tokens never reach a log line, whatever a serializer may print one day.
             redact: ['req.headers.authorization', 'headers.authorization'],
           },
