@@ -4,8 +4,9 @@
  * Pixels are read back from the <video> and decoded with the application's own marks (streamer/marks.ts).
  */
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import ts from 'typescript';
 import { startStack, type Stack } from './support/stack';
 
@@ -87,6 +88,7 @@ async function expectPlaying(page: Page) {
 }
 
 let stack: Stack;
+let context: BrowserContext;
 let page: Page;
 let sessionId = '';
 const whepResources: string[] = [];
@@ -95,7 +97,8 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   stack = await startStack({ catalog });
-  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  page = await context.newPage();
   page.on('response', (response) => {
     const location = response.headers().location;
     if (response.request().method() === 'POST' && response.url().includes('/whep') && location) {
@@ -105,7 +108,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await page?.close();
+  await context?.close();
   await stack?.stop();
 });
 
@@ -169,6 +172,11 @@ test('application messages go both ways and the statistics show the stream', asy
           .getAttribute('points')) ?? '',
     )
     .toMatch(/^\S+ \S+/);
+  // Every control of the viewer, the overlay and the message log included, has a role and a name.
+  const audit = await new AxeBuilder({ page }).analyze();
+  expect(
+    audit.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
   await page.keyboard.press('Control+Shift+S');
   await expect(stats).toBeHidden();
 });

@@ -2,7 +2,7 @@
  * Turns DOM pointer, wheel, keyboard and touch events on the video element into input events in stream pixels.
  * Keys that the page keeps for itself (its shortcuts) are filtered by `keepKey`.
  */
-import { toStreamPoint, type StreamSize } from './coordinate-mapping';
+import { containedRect, toStreamPoint, type StreamSize } from './coordinate-mapping';
 import type { InputEvent, TouchPoint } from './input-events';
 
 /** Settings of the input controller. */
@@ -75,9 +75,12 @@ export class InputController {
     let p: { x: number; y: number } | undefined;
     if (this.locked) {
       const size = this.options.streamSize();
+      // movementX/Y are CSS pixels; the picture may be scaled on the page.
+      const { scale } = containedRect(this.options.element.getBoundingClientRect(), size);
+      const k = scale > 0 ? 1 / scale : 1;
       this.locked = {
-        x: Math.min(size.width - 1, Math.max(0, this.locked.x + e.movementX)),
-        y: Math.min(size.height - 1, Math.max(0, this.locked.y + e.movementY)),
+        x: Math.min(size.width - 1, Math.max(0, Math.round(this.locked.x + e.movementX * k))),
+        y: Math.min(size.height - 1, Math.max(0, Math.round(this.locked.y + e.movementY * k))),
       };
       p = this.locked;
     } else {
