@@ -94,6 +94,11 @@ test.describe('one viewer', () => {
   test('answers application messages over the messages channel', async ({ page }) => {
     await installWhepClient(page);
     const i = await connect(page, app.url);
+    // Malformed messages on either channel are ignored, not answered and not fatal.
+    for (const text of ['{"event_type":', 'null', '[]', '{"type":"pointermove","x":"a"}']) {
+      await page.evaluate(([n, t]) => whep.sendRaw(n, 'messages', t), [i, text] as const);
+      await page.evaluate(([n, t]) => whep.sendRaw(n, 'input', t), [i, text] as const);
+    }
     const url = 'omniverse://localhost/Projects/stage.usd';
     await page.evaluate(
       ([n, u]) => whep.message(n, { event_type: 'openStageRequest', payload: { url: u } }),

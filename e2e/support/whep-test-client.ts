@@ -197,6 +197,10 @@ function pageClient(): void {
     message(i: number, event: Record<string, unknown>): void {
       (conns[i] as Conn).messages.send(JSON.stringify(event));
     },
+    /** Sends text as it is (malformed on purpose) on `input` or `messages`. */
+    sendRaw(i: number, channel: 'input' | 'messages', text: string): void {
+      (conns[i] as Conn)[channel].send(text);
+    },
     received(i: number) {
       return (conns[i] as Conn).received;
     },
@@ -277,6 +281,7 @@ export interface WhepPageApi {
   framesDecoded(i: number): Promise<number>;
   send(i: number, event: Record<string, unknown>): void;
   message(i: number, event: Record<string, unknown>): void;
+  sendRaw(i: number, channel: 'input' | 'messages', text: string): void;
   received(i: number): { event_type: string; payload: Record<string, unknown> }[];
   look(i: number): {
     width: number;
