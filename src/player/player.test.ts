@@ -138,6 +138,22 @@ describe('Player', () => {
     expect(h.states.at(-1)).toEqual({ kind: 'playing' });
   });
 
+  it('connect() during a countdown or an attempt starts one attempt, not two', async () => {
+    const h = setup();
+    h.player.connect();
+    h.player.connect();
+    await play(h);
+    expect(posts(h)).toHaveLength(1);
+    lastPeer().setConnectionState('failed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.player.state.kind).toBe('reconnecting');
+    h.player.connect();
+    await play(h);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(posts(h)).toHaveLength(2);
+    expect(h.player.state).toEqual({ kind: 'playing' });
+  });
+
   it('treats the application closing the messages channel as a lost connection', async () => {
     const h = setup();
     h.player.connect();

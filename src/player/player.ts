@@ -63,7 +63,9 @@ export class Player extends TypedEmitter<PlayerEvents> {
 
   /** Starts connecting; does nothing after the session ended or while already connected. */
   connect(): void {
-    if (this.current.kind === 'ended' || this.peer) return;
+    if (this.current.kind === 'ended' || this.peer || this.current.kind === 'connecting') return;
+    // During a reconnect countdown this connects at once instead of starting a second attempt beside it.
+    clearTimeout(this.retryTimer);
     this.stopped = false;
     this.policy.reset();
     void this.attempt(1);

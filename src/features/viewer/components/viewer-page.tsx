@@ -67,7 +67,11 @@ export default function ViewerPage() {
       player.addEventListener('message', (m) => setMessages((list) => [...list.slice(-199), m])),
     ];
     player.connect();
+    // A closed tab runs no cleanup; this still tells the application that the viewer left.
+    const onPageHide = () => player.disconnect();
+    window.addEventListener('pagehide', onPageHide);
     return () => {
+      window.removeEventListener('pagehide', onPageHide);
       for (const off of unsubscribe) off();
       player.disconnect();
       playerRef.current = undefined;
