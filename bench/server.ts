@@ -1,28 +1,24 @@
 /**
  * Requests per second of the service against a bare node:http server that answers the same bytes, in
- * the same run: GET /api/cfg/apps/{id}, and POST /api/stream answered 202.
+ * the same run: GET /api/cfg/apps/{id}, and POST /api/stream answered 202. Also the CPU time each
+ * server spends per request, a figure that load from other programs on the machine disturbs less.
  *
- * Run: `npx tsx bench/server.ts` (about 35 s). Each server runs in a child process of its own and the
- * load comes from autocannon in another, so that no two share an event loop.
+ * Run: `npx tsx bench/server.ts` (about 50 s). Each server runs in a child process of its own
+ * (bench/server-targets.ts) and the load comes from autocannon in another, so no two share an event loop.
  *
  * POST is kept honest this way: the service's only GPU (capacity 1) is held by a stand-in application
- * started first, so every later session is queued and answered 202 at once without starting another; a timer in the same process
- * ends the queued sessions as they come, so the queue stays short and the cost of ending them is
- * counted against the service too. The service logs one line per request at `info`, as it does in
- * production; the lines go to /dev/null.
+ * started first, so every later session is queued and answered 202 at once without starting another;
+ * a timer in the same process ends the queued sessions as they come, so the queue stays short and the
+ * cost of ending them is counted against the service too. A third row runs the same HTTP layer over
+ * sessions kept in memory, to tell its cost apart from that of the session machinery. The service
+ * logs one line per request at `info`, as it does in production; the lines go to /dev/null.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import path from 'node:path';
-import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
+import { APP_PORT, BARE_PORT, LAYER_PORT, type Canned } from './server-targets.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const APP_PORT = 18090;
-const BARE_PORT = 18091;
-const LAYER_PORT = 18092;
 // Enough connections to saturate a server whose answers wait on a timer or a disk write, not on the CPU.
 const CONNECTIONS = 32;
 /** Each server is measured in ROUNDS slices of ROUND_S, alternating, so that load from other programs on a
@@ -33,119 +29,6 @@ const WARMUP_S = 1;
 const GET_PATH = '/api/cfg/apps/usd-viewer';
 const POST_PATH = '/api/stream';
 const POST_BODY = JSON.stringify({ id: 'usd-viewer', profile: 'default' });
-
-interface Canned {
-  getBody: string;
-  postBody: string;
-}
-
-/** Child: the real service on the repository catalog, with a manager that queues and never starts. */
-/** Sessions kept in a Map and never started: only for the HTTP-layer-only row of the figures. */
-function memoryManager(): SessionManager {
-  const records = new Map<string, SessionRecord>();
-  return {
-    async start() {},
-    async create(request) {
-      const record: SessionRecord = {
-        id: randomUUID(),
-        owner: request.owner,
-        appId: request.app.id,
-        appName: request.app.name,
-        version: request.version,
-        profileId: request.profile.id,
-        arguments: request.arguments,
-        state: 'pending',
-        message: 'Waiting for a free GPU: 0 sessions ahead',
-        createdAt: new Date().toISOString(),
-      };
-      // Forgotten at once, so that memory stays flat however long the run.
-      return record;
-    },
-    get: (id) => records.get(id),
-    list: () => ({ count: 0, items: [] }),
-    async end(id) {
-      records.delete(id);
-    },
-    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0 }),
-    async stop() {},
-  };
-}
-
-async function serveApp(): Promise<void> {
-  const { buildApp } = await import('../server/app.ts');
-  const { loadCatalog } = await import('../server/catalog/load-catalog.ts');
-  const { loadConfig } = await import('../server/config.ts');
-  const { createSessionManager } = await import('../server/sessions/manager.ts');
-  const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
-  const config = { ...loadConfig({ LOG_LEVEL: 'info' }), port: APP_PORT, dataDir };
-  const manager = createSessionManager({
-    dataDir,
-    portRange: { first: 48280, last: 48289 },
-    capacity: 1,
-    queueLimit: 1_000_000,
-    publicHost: '127.0.0.1',
-    readyWaitMs: 0,
-    failedRetentionMs: 60_000,
-    stopGraceMs: 1_000,
-  });
-  await manager.start();
-  // The one GPU is taken by a long-lived stand-in application, so every POST queues and answers 202.
-  const holder = await manager.create({
-    owner: 'bench',
-    app: { id: 'holder', name: 'GPU holder' },
-    version: '1.0.0',
-    profile: { id: 'default', name: 'Default', settings: { ...DEFAULT_SETTINGS, idleTimeoutMs: 3_600_000 } },
-    launch: {
-      command: [
-        process.execPath,
-        '--import',
-        'tsx',
-        'server/runners/stand-in.ts',
-        '--session-id',
-        '{session_id}',
-      ].concat(['--signaling-port', '{signaling_port}', '--media-port', '{media_port}', '--host', '{host}']),
-    },
-    arguments: {},
-  });
-  const app = await buildApp(config, {
-    catalog: await loadCatalog(config.catalogPath),
-    manager,
-    tokens: null,
-  });
-  const reaper = setInterval(() => {
-    const { items } = manager.list(null, 0, 1_000_000);
-    for (const record of items) if (record.id !== holder.id) void manager.end(record.id);
-  }, 50);
-  await app.listen({ port: APP_PORT, host: '127.0.0.1' });
-  // The same HTTP layer over a manager that only keeps records in memory: it tells the cost of the
-  // HTTP layer apart from that of the session machinery (queue, durable state) in the figures.
-  const layerOnly = await buildApp(
-    { ...config, logLevel: 'info' },
-    { catalog: await loadCatalog(config.catalogPath), manager: memoryManager(), tokens: null },
-  );
-  await layerOnly.listen({ port: LAYER_PORT, host: '127.0.0.1' });
-  answerCpu();
-  process.send?.('ready');
-  const stop = () => {
-    clearInterval(reaper);
-    void Promise.all([app.close(), layerOnly.close()])
-      .then(() => manager.stop())
-      .finally(() => rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(0)));
-  };
-  process.once('disconnect', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-/** Children report the CPU time they have used, so that cost per request can be told from contention. */
-function answerCpu(): void {
-  process.on('message', (message) => {
-    if (message !== 'cpu') return;
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
-  });
-}
 
 function cpuOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
@@ -159,28 +42,8 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
-/** Child: node:http answering the service's own bytes, given by the parent. */
-function serveBare(canned: Canned): void {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const post = request.method === 'POST';
-      const body = post ? canned.postBody : canned.getBody;
-      response.writeHead(post ? 202 : 200, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-      });
-      response.end(body);
-    });
-  });
-  answerCpu();
-  server.listen(BARE_PORT, '127.0.0.1', () => process.send?.('ready'));
-  process.on('disconnect', () => server.close(() => process.exit(0)));
-}
-
 function startChild(args: string[], env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server-targets.ts', ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -341,11 +204,4 @@ async function main(): Promise<void> {
   }
 }
 
-const mode = process.argv[2];
-if (mode === '--serve-app') {
-  await serveApp();
-} else if (mode === '--serve-bare') {
-  serveBare(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Canned);
-} else {
-  await main();
-}
+await main();

@@ -1,0 +1,156 @@
+/**
+ * The servers that bench/server.ts measures, each run in a child process of its own:
+ * `--serve-app` (the service, and the same HTTP layer over in-memory sessions) and `--serve-bare`
+ * (node:http answering the service's own bytes). They answer `cpu` messages with the CPU time used.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
+
+export const APP_PORT = 18090;
+export const BARE_PORT = 18091;
+export const LAYER_PORT = 18092;
+
+/** The service's answers, replayed byte for byte by the bare server. */
+export interface Canned {
+  getBody: string;
+  postBody: string;
+}
+
+/** Children report the CPU time they have used, so that cost per request can be told from contention. */
+function answerCpu(): void {
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+  });
+}
+
+/** Sessions kept in a Map and never started: only for the HTTP-layer-only row of the figures. */
+function memoryManager(): SessionManager {
+  const records = new Map<string, SessionRecord>();
+  return {
+    async start() {},
+    async create(request) {
+      const record: SessionRecord = {
+        id: randomUUID(),
+        owner: request.owner,
+        appId: request.app.id,
+        appName: request.app.name,
+        version: request.version,
+        profileId: request.profile.id,
+        arguments: request.arguments,
+        state: 'pending',
+        message: 'Waiting for a free GPU: 0 sessions ahead',
+        createdAt: new Date().toISOString(),
+      };
+      // Forgotten at once, so that memory stays flat however long the run.
+      return record;
+    },
+    get: (id) => records.get(id),
+    list: () => ({ count: 0, items: [] }),
+    async end(id) {
+      records.delete(id);
+    },
+    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0 }),
+    async stop() {},
+  };
+}
+
+/** Child: the real service on the repository catalog, with a manager that queues and never starts. */
+async function serveApp(): Promise<void> {
+  const { buildApp } = await import('../server/app.ts');
+  const { loadCatalog } = await import('../server/catalog/load-catalog.ts');
+  const { loadConfig } = await import('../server/config.ts');
+  const { createSessionManager } = await import('../server/sessions/manager.ts');
+  const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
+  const config = { ...loadConfig({ LOG_LEVEL: 'info' }), port: APP_PORT, dataDir };
+  const manager = createSessionManager({
+    dataDir,
+    portRange: { first: 48280, last: 48289 },
+    capacity: 1,
+    queueLimit: 1_000_000,
+    publicHost: '127.0.0.1',
+    readyWaitMs: 0,
+    failedRetentionMs: 60_000,
+    stopGraceMs: 1_000,
+  });
+  await manager.start();
+  // The one GPU is taken by a long-lived stand-in application, so every POST queues and answers 202.
+  const holder = await manager.create({
+    owner: 'bench',
+    app: { id: 'holder', name: 'GPU holder' },
+    version: '1.0.0',
+    profile: { id: 'default', name: 'Default', settings: { ...DEFAULT_SETTINGS, idleTimeoutMs: 3_600_000 } },
+    launch: {
+      command: [
+        process.execPath,
+        '--import',
+        'tsx',
+        'server/runners/stand-in.ts',
+        '--session-id',
+        '{session_id}',
+      ].concat(['--signaling-port', '{signaling_port}', '--media-port', '{media_port}', '--host', '{host}']),
+    },
+    arguments: {},
+  });
+  const app = await buildApp(config, {
+    catalog: await loadCatalog(config.catalogPath),
+    manager,
+    tokens: null,
+  });
+  const reaper = setInterval(() => {
+    const { items } = manager.list(null, 0, 1_000_000);
+    for (const record of items) if (record.id !== holder.id) void manager.end(record.id);
+  }, 50);
+  await app.listen({ port: APP_PORT, host: '127.0.0.1' });
+  // The same HTTP layer over a manager that only keeps records in memory: it tells the cost of the
+  // HTTP layer apart from that of the session machinery (queue, durable state) in the figures.
+  const layerOnly = await buildApp(
+    { ...config, logLevel: 'info' },
+    { catalog: await loadCatalog(config.catalogPath), manager: memoryManager(), tokens: null },
+  );
+  await layerOnly.listen({ port: LAYER_PORT, host: '127.0.0.1' });
+  answerCpu();
+  process.send?.('ready');
+  const stop = () => {
+    clearInterval(reaper);
+    void Promise.all([app.close(), layerOnly.close()])
+      .then(() => manager.stop())
+      .finally(() => rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(0)));
+  };
+  process.once('disconnect', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Child: node:http answering the service's own bytes, given by the parent. */
+function serveBare(canned: Canned): void {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const post = request.method === 'POST';
+      const body = post ? canned.postBody : canned.getBody;
+      response.writeHead(post ? 202 : 200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      response.end(body);
+    });
+  });
+  answerCpu();
+  server.listen(BARE_PORT, '127.0.0.1', () => process.send?.('ready'));
+  process.on('disconnect', () => server.close(() => process.exit(0)));
+}
+
+const mode = process.argv[2];
+if (mode === '--serve-app') {
+  await serveApp();
+} else if (mode === '--serve-bare') {
+  serveBare(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Canned);
+}
