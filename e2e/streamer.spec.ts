@@ -155,6 +155,9 @@ test.describe('one viewer', () => {
     const look = await page.evaluate((n) => whep.look(n), i);
     expect(look?.height).toBe(324);
     expect(look?.marks?.seq).toBe(11);
+    const health = await fetch(`${app.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ready', width: 576, height: 324 });
     // Past the maximum (1280x720 here) the size is clamped to it.
     await page.evaluate((n) => whep.send(n, { type: 'resize', width: 4000, height: 4000 }), i);
     await expect.poll(width, { timeout: 15_000 }).toBe(1280);

@@ -142,10 +142,12 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     },
   };
 
-  const health = (): Health | null =>
-    fanout.hasKeyframe
-      ? { viewers: viewers.size, width: size.width, height: size.height, fps: size.fps }
-      : null;
+  // Ready from the first encoded keyframe on; a resize or an encoder restart later does not make it unready.
+  let ready = false;
+  const health = (): Health | null => {
+    ready ||= fanout.hasKeyframe;
+    return ready ? { viewers: viewers.size, width: size.width, height: size.height, fps: size.fps } : null;
+  };
 
   const server: Server = createSignalingServer({
     async offer(sdp, watchOnly) {
