@@ -20,7 +20,7 @@ export function AppDetailPage() {
     params.get('version') ?? versions.data?.find((v) => v.latest)?.version ?? versions.data?.[0]?.version;
 
   if (app.isPending) return <CircularProgress aria-label="Loading application" />;
-  if (app.isError)
+  if (!app.data)
     return <ErrorAlert error={app.error} what={`Application ${appId}`} onRetry={() => void app.refetch()} />;
   return (
     <>
@@ -42,9 +42,11 @@ export function AppDetailPage() {
             Versions
           </Typography>
           {versions.isPending && <CircularProgress aria-label="Loading versions" />}
-          {versions.isError && <ErrorAlert error={versions.error} onRetry={() => void versions.refetch()} />}
-          {versions.isSuccess && versions.data.length === 0 && <Typography>No versions.</Typography>}
-          {versions.isSuccess && (
+          {versions.isError && !versions.data && (
+            <ErrorAlert error={versions.error} onRetry={() => void versions.refetch()} />
+          )}
+          {versions.data?.length === 0 && <Typography>No versions.</Typography>}
+          {versions.data && (
             <VersionList
               versions={versions.data}
               selected={chosen}

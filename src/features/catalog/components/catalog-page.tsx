@@ -76,10 +76,10 @@ export function CatalogPage() {
         onSort={(s) => update({ sort: s === 'name' ? null : s })}
       />
       {list.isPending && <CircularProgress aria-label="Loading applications" />}
-      {list.isError && (
+      {list.isError && !list.data && (
         <ErrorAlert error={list.error} what="The catalog" onRetry={() => void list.refetch()} />
       )}
-      {list.isSuccess && (
+      {list.data && (
         <>
           <Typography role="status" variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {shown.length === 0

@@ -14,7 +14,7 @@ import { appQueries } from '../api/app-queries';
 export function ProfileList({ appId, version }: { appId: string; version: string }) {
   const profiles = useQuery(appQueries.profiles(appId, version));
   if (profiles.isPending) return <CircularProgress aria-label="Loading profiles" />;
-  if (profiles.isError)
+  if (!profiles.data)
     return (
       <ErrorAlert
         error={profiles.error}

@@ -58,14 +58,16 @@ export function SessionsPage() {
         Sessions
       </Typography>
       {sessions.isPending && <CircularProgress aria-label="Loading sessions" />}
-      {sessions.isError && <ErrorAlert error={sessions.error} onRetry={() => void sessions.refetch()} />}
+      {sessions.isError && !sessions.data && (
+        <ErrorAlert error={sessions.error} onRetry={() => void sessions.refetch()} />
+      )}
       {end.isError && <ErrorAlert error={end.error} what="This session" />}
       {sessions.data?.source === 'browser' && (
         <Alert severity="info" sx={{ mb: 2 }}>
           This service does not list sessions; these are the sessions started from this browser.
         </Alert>
       )}
-      {sessions.isSuccess && sessions.data.rows.length === 0 && (
+      {sessions.data?.rows.length === 0 && (
         <Typography>
           No sessions.{' '}
           <Link component={RouterLink} to="/apps" underline="always">
@@ -74,7 +76,7 @@ export function SessionsPage() {
           to start one.
         </Typography>
       )}
-      {sessions.isSuccess && sessions.data.rows.length > 0 && (
+      {sessions.data && sessions.data.rows.length > 0 && (
         <TableContainer>
           <Table aria-label="Sessions" size="small">
             <TableHead>

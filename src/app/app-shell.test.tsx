@@ -1,0 +1,51 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { apps } from '../test/fixtures';
+import { renderRoute } from '../test/render';
+import { api, http, HttpResponse, server } from '../test/server';
+import { THEME_KEY } from './theme-mode';
+
+describe('app shell', { timeout: 30_000 }, () => {
+  it('toggles the theme and remembers it', async () => {
+    server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 0, items: [] })));
+    localStorage.setItem(THEME_KEY, 'light');
+    renderRoute('/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Switch to dark theme' }));
+    expect(screen.getByRole('button', { name: 'Switch to light theme' })).toBeInTheDocument();
+    expect(localStorage.getItem(THEME_KEY)).toBe('dark');
+  });
+
+  it('sends a server failure (5xx) on first load to the route error boundary', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () =>
+        HttpResponse.json({ detail: 'Database unavailable.' }, { status: 500 }),
+      ),
+    );
+    renderRoute('/apps');
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('The service failed (500): Database unavailable.');
+  });
+
+  it('shows one notice when a background refetch of shown data fails', async () => {
+    let fail = false;
+    server.use(
+      http.get(api('/cfg/apps'), () =>
+        fail
+          ? HttpResponse.json({ detail: 'Busy.' }, { status: 429 })
+          : HttpResponse.json({ count: 3, items: apps }),
+      ),
+    );
+    const { queryClient } = renderRoute('/apps');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    fail = true;
+    await queryClient.refetchQueries({ queryKey: ['apps'] });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Could not refresh: Busy.'));
+    expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+  });
+
+  it('has a page for an unknown address', async () => {
+    renderRoute('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+});

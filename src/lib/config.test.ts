@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { api, http, HttpResponse, server } from '../test/server';
+import { clearOverrides, getConfig, loadConfig, parseConfig, resolveBaseUrl, saveOverrides } from './config';
+
+describe('config', { timeout: 30_000 }, () => {
+  it('reads config.json at start-up and keeps defaults for what is missing or wrong', async () => {
+    server.use(
+      http.get('*/config.json', () =>
+        HttpResponse.json({ catalogUrl: 'https://h/applications', streamUrl: 42, token: 'abc' }),
+      ),
+    );
+    const config = await loadConfig('/config.json');
+    expect(config).toEqual({
+      catalogUrl: 'https://h/applications',
+      streamUrl: '/api',
+      player: 'whep',
+      token: 'abc',
+    });
+    expect(parseConfig(null)).toEqual({ catalogUrl: '/api', streamUrl: '/api', player: 'whep', token: null });
+  });
+
+  it('falls back to the defaults when config.json is missing', async () => {
+    server.use(http.get('*/config.json', () => new HttpResponse(null, { status: 404 })));
+    expect(await loadConfig('/config.json')).toMatchObject({ catalogUrl: '/api', token: null });
+  });
+
+  it('lets this browser override the URLs and token, and forget them again', () => {
+    saveOverrides({ streamUrl: '/streaming', token: 't' });
+    expect(getConfig()).toMatchObject({ catalogUrl: '/api', streamUrl: '/streaming', token: 't' });
+    clearOverrides();
+    expect(getConfig()).toMatchObject({ streamUrl: '/api', token: null });
+  });
+
+  it('resolves a relative base against the page without a trailing slash', () => {
+    expect(resolveBaseUrl('/api/')).toBe(`${location.origin}/api`);
+    expect(resolveBaseUrl('https://h.example/x')).toBe('https://h.example/x');
+    expect(api('/x')).toBe('*/api/x');
+  });
+});
