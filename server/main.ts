@@ -7,6 +7,7 @@ import { TokenStore, TokensError } from './auth/tokens.ts';
 import { CatalogError, loadCatalog } from './catalog/load-catalog.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createSessionManager } from './sessions/manager.ts';
+import type { SessionLogger } from './sessions/types.ts';
 
 /** How long POST /stream waits for a session to be ready before answering 202. */
 const READY_WAIT_MS = 2_000;
@@ -18,17 +19,28 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const catalog = await loadCatalog(config.catalogPath);
   const tokens = config.tokensPath ? await TokenStore.load(config.tokensPath) : null;
-  const manager = createSessionManager({
-    dataDir: config.dataDir,
-    portRange: config.portRange,
-    capacity: config.capacity,
-    queueLimit: config.queueLimit,
-    publicHost: config.publicHost,
-    readyWaitMs: READY_WAIT_MS,
-    failedRetentionMs: FAILED_RETENTION_MS,
-    stopGraceMs: STOP_GRACE_MS,
-  });
+  // The app's logger exists only once the app is built, and the app needs the manager first.
+  const sink: { log?: SessionLogger } = {};
+  const logger: SessionLogger = {
+    info: (fields, message) => sink.log?.info(fields, message),
+    warn: (fields, message) => sink.log?.warn(fields, message),
+    error: (fields, message) => sink.log?.error(fields, message),
+  };
+  const manager = createSessionManager(
+    {
+      dataDir: config.dataDir,
+      portRange: config.portRange,
+      capacity: config.capacity,
+      queueLimit: config.queueLimit,
+      publicHost: config.publicHost,
+      readyWaitMs: READY_WAIT_MS,
+      failedRetentionMs: FAILED_RETENTION_MS,
+      stopGraceMs: STOP_GRACE_MS,
+    },
+    logger,
+  );
   const app = await buildApp(config, { catalog, manager, tokens, processMetrics: true });
+  sink.log = app.log.child({ component: 'sessions' });
   await manager.start();
 
   let closing: Promise<void> | undefined;
