@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, standInRequest, tempDataDir, waitFor } from '../sessions/test-support.ts';
+import { freeBlock, removeDir, standInRequest, tempDataDir, waitFor } from '../sessions/test-support.ts';
 import { buildCommand, launchApplication, logPath } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
-// This file's ports: 48120-48139.
+// This file's ports: 48120-48139 (fixed ones for the command lines; a free pair for a real start).
 const ports = { signaling: 48120, media: 48121 };
 const sessionId = '0b7c9a52-7f5e-4c1e-9d2a-3f4e5a6b7c8d';
 
@@ -93,8 +93,14 @@ describe('launchApplication', () => {
   it('starts the application in its own process group, with its output in the session log', async () => {
     dir = await tempDataDir();
     const logDir = path.join(dir, 'logs');
+    const first = await freeBlock(48122, 48139, 2);
     const child = await launchApplication(
-      { sessionId, request: standInRequest(), ports, host: '127.0.0.1' },
+      {
+        sessionId,
+        request: standInRequest(),
+        ports: { signaling: first, media: first + 1 },
+        host: '127.0.0.1',
+      },
       { logDir },
     );
     const pid = child.pid!;

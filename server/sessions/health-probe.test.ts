@@ -2,13 +2,19 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeHealth, probeHost } from './health-probe.ts';
 
-// This file's ports: 48140-48149.
-const PORT = 48140;
+// A port of the system's choosing: it cannot collide with anything. Port 48140 has nothing listening.
+let PORT = 48140;
 let server: Server | undefined;
 
 function serve(status: number, body: string): Promise<void> {
   server = createServer((_, response) => response.writeHead(status).end(body));
-  return new Promise((resolve) => server!.listen(PORT, '127.0.0.1', resolve));
+  return new Promise((resolve) =>
+    server!.listen(0, '127.0.0.1', () => {
+      const address = server!.address();
+      PORT = typeof address === 'object' && address ? address.port : 0;
+      resolve();
+    }),
+  );
 }
 
 afterEach(async () => {

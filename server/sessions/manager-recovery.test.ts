@@ -8,6 +8,7 @@ import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
 import { newEntry, persisted } from './session-entry.ts';
 import {
+  freeBlock,
   killGroups,
   removeDir,
   sessionProcesses,
@@ -173,7 +174,8 @@ describe('session manager after a crash of the service', () => {
     const options = testOptions(dataDir, FIRST, LAST);
     // Saved while starting: one with its ports, one without; both applications run.
     const withPorts = newEntry(standInRequest(), 1);
-    withPorts.record.ports = { signaling: LAST - 1, media: LAST };
+    const block = await freeBlock(FIRST + 30, LAST, 4);
+    withPorts.record.ports = { signaling: block, media: block + 1 };
     const withoutPorts = newEntry(standInRequest(), 2);
     const logDir = path.join(dataDir, 'logs');
     const adoptable = await launchApplication(
@@ -189,13 +191,13 @@ describe('session manager after a crash of the service', () => {
       {
         sessionId: withoutPorts.record.id,
         request: withoutPorts.request,
-        ports: { signaling: LAST - 3, media: LAST - 2 },
+        ports: { signaling: block + 2, media: block + 3 },
         host: '127.0.0.1',
       },
       { logDir },
     );
     pids.add(adoptable.pid).add(stray.pid);
-    await waitFor('the application to be ready', async () => (await probeHealth('127.0.0.1', LAST - 1)).ok);
+    await waitFor('the application to be ready', async () => (await probeHealth('127.0.0.1', block)).ok);
     const state = {
       version: 1,
       savedAt: new Date().toISOString(),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
@@ -146,15 +147,19 @@ describe('session manager', () => {
   });
 
   it('never gives one port to two sessions, skips ports held by others, and frees every port', async () => {
-    // A range of five ports with the first held by another program: room for exactly two sessions.
+    // Six ports with the first held (TCP and UDP) by another program: room for two sessions and one
+    // port to spare (the range lies among the system's ephemeral ports, where a passing connection may
+    // hold one for a moment).
     const squatter: Server = createServer();
     await new Promise<void>((resolve) => squatter.listen(FIRST, '127.0.0.1', resolve));
+    const udpSquatter = createSocket('udp4');
+    await new Promise<void>((resolve) => udpSquatter.bind(FIRST, '127.0.0.1', resolve));
     try {
       const m = await setup({
         capacity: 3,
         queueLimit: 0,
         readyWaitMs: 15_000,
-        portRange: { first: FIRST, last: FIRST + 4 },
+        portRange: { first: FIRST, last: FIRST + 5 },
       });
       const a = track(await m.create(standInRequest()))!;
       const b = track(await m.create(standInRequest()))!;
@@ -168,15 +173,19 @@ describe('session manager', () => {
 
       await m.end(a.id);
       await m.end(b.id);
-      for (const port of used) {
-        expect(await canBind(port, 'tcp')).toBe(true);
-        expect(await canBind(port, 'udp')).toBe(true);
-      }
-      // Freed in the pool as well: a new session gets ports again.
+      await waitFor('every port to be free again', async () => {
+        for (const port of used) {
+          if (!(await canBind(port, 'tcp')) || !(await canBind(port, 'udp'))) return false;
+        }
+        return true;
+      });
+      // Freed in the pool as well: new sessions get ports again.
       const d = track(await m.create(standInRequest()))!;
-      expect(d.state).toBe('ready');
+      const e = track(await m.create(standInRequest()))!;
+      expect([d.state, e.state]).toEqual(['ready', 'ready']);
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
+      await new Promise<void>((resolve) => udpSquatter.close(resolve));
     }
   });
 

@@ -1,10 +1,12 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canBind, PortPool } from './port-pool.ts';
 
-// This file's ports: 48100-48119.
-const FIRST = 48100;
+import { freeBlock } from './test-support.ts';
+
+// This file's ports: 48100-48119; each test takes a block of them that is free when it starts.
+let FIRST = 48100;
 
 const open: Array<Server | Socket> = [];
 
@@ -19,6 +21,10 @@ function bindUdp(port: number): Promise<Socket> {
   open.push(socket);
   return new Promise((resolve) => socket.bind(port, '127.0.0.1', () => resolve(socket)));
 }
+
+beforeEach(async () => {
+  FIRST = await freeBlock(48100, 48119, 6);
+});
 
 afterEach(async () => {
   for (const handle of open.splice(0)) await new Promise<void>((resolve) => handle.close(() => resolve()));
@@ -47,10 +53,10 @@ describe('PortPool', () => {
   });
 
   it('skips ports that another program holds', async () => {
-    await listenTcp(FIRST + 10);
-    await bindUdp(FIRST + 12);
-    const pool = new PortPool({ first: FIRST + 10, last: FIRST + 13 });
-    expect(await pool.allocate()).toEqual({ signaling: FIRST + 11, media: FIRST + 13 });
+    await listenTcp(FIRST);
+    await bindUdp(FIRST + 2);
+    const pool = new PortPool({ first: FIRST, last: FIRST + 3 });
+    expect(await pool.allocate()).toEqual({ signaling: FIRST + 1, media: FIRST + 3 });
   });
 
   it('gives released ports out again, the most recently released last', async () => {

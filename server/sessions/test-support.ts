@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
+import { canBind } from './port-pool.ts';
 import type { ProfileSettings, SessionManagerOptions, SessionRequest } from './types.ts';
 
 export const testSettings: ProfileSettings = {
@@ -106,4 +107,19 @@ export function sessionProcesses(sessionId: string): number[] {
     }
   }
   return found;
+}
+
+/**
+ * The first run of `count` consecutive ports in [first, last] that are free right now (TCP and UDP).
+ * Test ranges lie among the system's ephemeral ports, where any passing connection may hold one.
+ */
+export async function freeBlock(first: number, last: number, count: number): Promise<number> {
+  for (let start = first; start + count - 1 <= last; start++) {
+    let free = true;
+    for (let port = start; free && port < start + count; port++) {
+      free = (await canBind(port, 'tcp')) && (await canBind(port, 'udp'));
+    }
+    if (free) return start;
+  }
+  throw new Error(`No ${count} free consecutive ports in ${first}-${last}`);
 }
