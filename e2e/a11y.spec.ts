@@ -61,6 +61,20 @@ const pages: { name: string; path: string; ready: (page: Page) => Promise<void> 
     ready: (p) => expect(p.getByRole('textbox', { name: 'Catalog URL' })).toBeVisible(),
   },
   {
+    name: 'viewer of a session that does not exist',
+    path: '/sessions/00000000-0000-4000-8000-000000000000',
+    // The viewer's own chunk has loaded once the page's loading indicator is gone and its answer is shown.
+    ready: async (p) => {
+      await expect(p.getByRole('progressbar', { name: 'Loading page' })).toHaveCount(0);
+      await expect(
+        p
+          .getByRole('main')
+          .getByText(/no longer exists|not found|ended/i)
+          .first(),
+      ).toBeVisible();
+    },
+  },
+  {
     name: 'unknown address',
     path: '/no-such-page',
     ready: (p) => expect(p.getByRole('heading', { name: 'Page not found' })).toBeVisible(),

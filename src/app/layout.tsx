@@ -28,6 +28,13 @@ export function Layout() {
   const label = mode === 'light' ? 'Switch to dark theme' : 'Switch to light theme';
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Button
+        href="#main"
+        variant="contained"
+        sx={{ position: 'absolute', left: 8, top: -48, zIndex: 2000, '&:focus': { top: 8 } }}
+      >
+        Skip to content
+      </Button>
       <AppBar
         position="static"
         color="default"
@@ -62,7 +69,13 @@ export function Layout() {
           </Tooltip>
         </Toolbar>
       </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ py: 3, flexGrow: 1 }}>
+      <Container
+        component="main"
+        id="main"
+        tabIndex={-1}
+        maxWidth="lg"
+        sx={{ py: 3, flexGrow: 1, outline: 'none' }}
+      >
         <Suspense fallback={<CircularProgress aria-label="Loading page" />}>
           <Outlet />
         </Suspense>
