@@ -13,8 +13,8 @@ declare module 'fastify' {
   }
 }
 
-/** Paths under /api that anyone may read: the contract itself. */
-const PUBLIC = [/^\/api\/openapi\.json$/, /^\/api\/docs(\/|$)/];
+/** Routes under /api that anyone may reach: the contract itself, and the answer to unknown addresses. */
+const PUBLIC = [/^\/api\/openapi\.json$/, /^\/api\/docs(\/|$)/, /^\/api\/\*$/];
 
 /** Installs the hook; `tokens` null means no authentication (every caller is `anonymous` with every role). */
 export function installAuth(app: FastifyInstance, tokens: TokenStore | null): void {

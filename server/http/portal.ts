@@ -10,6 +10,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument } from './validation.ts';
 
+const API_NOT_FOUND = 'No such endpoint; see /api/docs.';
 const NOT_BUILT =
   'The portal is not built yet: run `npm run build`, then reload this page. The API is at /api.';
 
@@ -21,6 +22,9 @@ export async function installPortal(app: FastifyInstance, staticDir: string): Pr
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', async () => openApiDocument);
+  // Unknown API addresses answer at once, rather than through the file server, which reads the
+  // directory to suggest a spelling for every miss.
+  app.all('/api/*', async (_request, reply) => reply.code(404).send({ detail: API_NOT_FOUND }));
 
   const built = existsSync(path.join(staticDir, 'index.html'));
   if (built) {
@@ -42,6 +46,6 @@ export async function installPortal(app: FastifyInstance, staticDir: string): Pr
     if (!api && page && built && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return reply.code(404).send({ detail: api ? 'No such endpoint; see /api/docs.' : 'Not found.' });
+    return reply.code(404).send({ detail: api ? API_NOT_FOUND : 'Not found.' });
   });
 }
