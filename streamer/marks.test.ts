@@ -126,3 +126,18 @@ describe('the marks in a rendered scene', () => {
     expect(findPointer(third)).toEqual({ x: 500, y: 80 });
   });
 });
+
+describe('a scene too small for its panel', () => {
+  it.each([
+    [64, 64],
+    [2, 2],
+  ])('still renders at %ix%i', (width, height) => {
+    const s = { ...state(), pointer: { x: 1, y: 1 } };
+    const scene = new Scene(width, height, s);
+    scene.addRipple(0, 0, 0);
+    const frame = scene.render(10);
+    expect(frame.length).toBe(width * height * 4);
+    // The pointer square (here at the top-left corner) is drawn wherever the strip leaves room.
+    if (height > 2 * CELL_SIZE) expect([...frame.subarray(0, 4)]).toEqual([255, 0, 255, 255]);
+  });
+});

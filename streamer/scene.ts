@@ -146,6 +146,8 @@ export class Scene {
     this.panelText = text;
     this.panelAt = now;
     const { canvas, ctx, x, y, w, h } = this.panel;
+    // A picture too small for the panel shows none; the marks and the moving parts still run.
+    if (x + w > this.width || y + h > this.height - STRIP_HEIGHT) return;
     const unit = this.unit;
     ctx.drawImage(this.background, x, y, w, h, 0, 0, w, h);
     ctx.font = `${Math.round(22 * unit)}px sans-serif`;
