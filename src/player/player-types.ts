@@ -15,7 +15,8 @@ export type SessionLookup =
 /** What a person sees. */
 export type PlayerState =
   | { kind: 'idle' }
-  | { kind: 'connecting'; attempt: number }
+  /** `message`: what the service says while the session is still pending. */
+  | { kind: 'connecting'; attempt: number; message?: string }
   | { kind: 'waiting-for-video'; attempt: number }
   | { kind: 'playing' }
   /** `retryAt` is a `Date.now()` time, for a countdown. */
@@ -45,6 +46,8 @@ export interface PlayerOptions {
   reconnect?: ReconnectOptions;
   createPeerConnection?: PeerConnectionFactory;
   statsIntervalMs?: number;
+  /** How often a pending session is looked up again. */
+  pendingPollMs?: number;
   /** How often the service is asked whether the session still exists while connected; 0 never. */
   sessionCheckIntervalMs?: number;
   /** Time from the start of an attempt to the first frame before it counts as failed. */

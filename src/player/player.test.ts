@@ -222,18 +222,25 @@ describe('Player', () => {
     expect(h.player.state).toEqual({ kind: 'playing' });
   });
 
-  it('retries while the session is pending, and when the service cannot be reached', async () => {
-    const h = setup({}, { status: 'pending', message: 'Starting' });
+  it('waits for a pending session without using up attempts, and retries when the service is unreachable', async () => {
+    const h = setup({ pendingPollMs: 1000 }, { status: 'pending', message: 'Waiting for a free GPU' });
     h.player.connect();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(h.states.at(-1)).toMatchObject({ kind: 'reconnecting', reason: 'Starting' });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.states.at(-1)).toEqual({ kind: 'connecting', attempt: 1, message: 'Waiting for a free GPU' });
+    expect(h.states.some((s) => s.kind === 'reconnecting' || s.kind === 'failed')).toBe(false);
+    expect(h.lookup.mock.calls.length).toBeGreaterThanOrEqual(30);
+    expect(h.fetch).not.toHaveBeenCalled();
     h.lookup.mockRejectedValueOnce(new Error('offline'));
     await vi.advanceTimersByTimeAsync(1000);
     expect(h.states.at(-1)).toMatchObject({
       kind: 'reconnecting',
-      attempt: 2,
+      attempt: 1,
       reason: expect.stringMatching(/offline/),
     });
+    h.lookup.mockResolvedValue({ status: 'ready', routes });
+    await vi.advanceTimersByTimeAsync(1000);
+    await play(h);
+    expect(h.player.state).toEqual({ kind: 'playing' });
   });
 
   it('ends when the service says the session is gone while media still flows', async () => {

@@ -117,10 +117,10 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.emit('state', state);
   }
 
-  private async attempt(attempt: number) {
+  private async attempt(attempt: number, pendingMessage?: string) {
     const generation = ++this.generation;
     const stale = () => generation !== this.generation || this.stopped;
-    this.setState({ kind: 'connecting', attempt });
+    this.setState({ kind: 'connecting', attempt, ...(pendingMessage ? { message: pendingMessage } : {}) });
     mark('sg:connect-start');
     let lookup;
     try {
@@ -131,8 +131,16 @@ export class Player extends TypedEmitter<PlayerEvents> {
     }
     if (stale()) return;
     if (lookup.status === 'ended') return this.markEnded(lookup.reason);
-    if (lookup.status === 'pending')
-      return this.lost(lookup.message ?? 'The session is not ready yet.', false);
+    if (lookup.status === 'pending') {
+      // Waiting for a GPU is no failure: no attempt is used up, and the service fails the session if it must.
+      const text = lookup.message ?? 'The session is starting.';
+      this.setState({ kind: 'connecting', attempt, message: text });
+      this.retryTimer = setTimeout(
+        () => void this.attempt(attempt, text),
+        this.options.pendingPollMs ?? 1000,
+      );
+      return;
+    }
     let endpoint;
     try {
       endpoint = parseRoutes(lookup.routes);

@@ -21,7 +21,11 @@ export function PlayerStatus(props: { state: PlayerState; onRetry: () => void; o
         <>
           <CircularProgress aria-label="Connecting" />
           <Typography>
-            {state.kind === 'connecting' ? 'Connecting to the session…' : 'Waiting for video…'}
+            {state.kind === 'waiting-for-video'
+              ? 'Waiting for video…'
+              : state.message
+                ? `Waiting for the session: ${state.message}`
+                : 'Connecting to the session…'}
           </Typography>
         </>
       );

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ready, sessionId } from '../../../test/fixtures';
+import { pending, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
@@ -21,6 +21,15 @@ describe('ViewerPage', () => {
     expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
     expect(screen.getByRole('button', { name: 'End session' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeDisabled();
+  });
+
+  it('says what the service is doing while the session is pending', async () => {
+    server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
+    renderRoute(`/sessions/${sessionId}`);
+    expect(
+      await screen.findByText(`Waiting for the session: ${pending.status.message}`, {}, loading),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
   });
 
   it('shows a failure with a retry, and ends the session after confirming', async () => {
