@@ -37,6 +37,11 @@ describe('api client', { timeout: 30_000 }, () => {
     await expect(unwrap(getApiClients().catalog.GET('/cfg/apps', {}))).rejects.toMatchObject({ status: 0 });
   });
 
+  it('tells an answer that is not JSON from a network failure', async () => {
+    server.use(http.get(api('/cfg/apps'), () => new HttpResponse('<html>proxy</html>', { status: 200 })));
+    await expect(unwrap(getApiClients().catalog.GET('/cfg/apps', {}))).rejects.toMatchObject({ status: 502 });
+  });
+
   it('sends the bearer token and the two bases from the settings', async () => {
     saveOverrides({
       catalogUrl: 'https://host.example/applications',

@@ -142,6 +142,8 @@ export async function unwrap<T>(
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // An answer arrived but was not JSON (a proxy's HTML page, say): that is not a network failure.
+    if (error instanceof SyntaxError) throw new ApiError(502, 'The service sent an answer that is not JSON.');
     throw new ApiError(
       0,
       'The service could not be reached. Check the network and the settings, then retry.',

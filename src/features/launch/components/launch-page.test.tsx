@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { getStartedSessions } from '../../../lib/session-history';
+import { pollDelay } from '../api/launch-queries';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
@@ -41,6 +42,11 @@ async function reviewAndLaunch() {
 }
 
 describe('launch wizard', { timeout: 30_000 }, () => {
+  it('polls quickly at first, backs off x1.5 and caps at 5 s', () => {
+    expect([0, 1, 2, 3].map(pollDelay)).toEqual([500, 750, 1125, 1687.5]);
+    expect(pollDelay(20)).toBe(5000);
+  });
+
   it('defaults the version to latest and posts the choice; 200 opens the viewer', async () => {
     serveCatalog();
     let body: unknown;
