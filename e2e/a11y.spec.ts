@@ -101,6 +101,31 @@ test.describe('accessibility', () => {
     });
   }
 
+  test('keyboard only: skip to the content, open an application, launch through the wizard', async ({
+    page,
+  }) => {
+    await page.goto(`${stack.baseURL}/`);
+    await expect(page.getByRole('link', { name: 'Sample Viewer' })).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    const target = page.getByRole('link', { name: 'Sample Viewer' });
+    for (let i = 0; i < 20 && !(await target.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(target).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/apps\/sample-viewer$/);
+    const launch = page.getByRole('link', { name: /^Launch sample-viewer/ });
+    await launch.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/launch\?app=sample-viewer/);
+    const review = page.getByRole('button', { name: 'Review' });
+    await review.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('table', { name: 'Launch summary' })).toBeVisible();
+  });
+
   test('the launch review step and a phone-sized screen', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
