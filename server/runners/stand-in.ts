@@ -15,8 +15,12 @@
  *   --ignore-sigterm           (STANDIN_IGNORE_SIGTERM=1) so that only SIGKILL stops it
  *   --spawn-child              (STANDIN_SPAWN_CHILD=1)  start a grandchild in the same process group;
  *                                                       its pid is in /health as childPid
+ *   --port-taken-once <file>   (STANDIN_PORT_TAKEN_ONCE) when <file> does not exist: lose the race for
+ *                              the signaling port (a detached holder process binds it for 20 s and its
+ *                              pid is written to <file>), then exit with code 3, as on EADDRINUSE
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     viewers: { type: 'string' },
     'ignore-sigterm': { type: 'boolean' },
     'spawn-child': { type: 'boolean' },
+    'port-taken-once': { type: 'string' },
   },
   // Applications may be given flags meant for the real application; they are not an error here.
   strict: false,
@@ -61,52 +66,77 @@ if (!Number.isInteger(signalingPort) || signalingPort <= 0) {
   process.exit(2);
 }
 
-let grandchild: ChildProcess | undefined;
-if (flag('spawn-child', 'STANDIN_SPAWN_CHILD')) {
-  // Not detached: it stays in this process group, which is what a stop of the session must reach.
-  grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-}
-
-if (flag('ignore-sigterm', 'STANDIN_IGNORE_SIGTERM')) {
-  process.on('SIGTERM', () => console.log('stand-in: ignoring SIGTERM'));
-} else {
-  process.on('SIGTERM', () => process.exit(0));
-}
-
-if (mediaText !== undefined) {
-  const media = createSocket('udp4');
-  media.on('error', (error) => {
-    console.error(`stand-in: media port: ${error.message}`);
-    process.exit(3);
-  });
-  media.bind(Number(mediaText), host);
-}
-
-const started = Date.now();
-if (!flag('never-ready', 'STANDIN_NEVER_READY')) {
-  const server = createServer((request, response) => {
-    if (request.url !== '/health') {
-      response.writeHead(404).end();
-      return;
-    }
-    if (Date.now() - started < readyAfterMs) {
-      response.writeHead(503).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ viewers, childPid: grandchild?.pid ?? null }));
-  });
-  server.on('error', (error) => {
-    console.error(`stand-in: signaling port: ${error.message}`);
-    process.exit(3);
-  });
-  server.listen(signalingPort, host);
-}
-
-// Stay up even with nothing listening (--never-ready without a media port).
-setInterval(() => {}, 60_000);
-
-if (exitAfterText !== undefined) {
-  setTimeout(() => process.exit(exitCode), Number(exitAfterText));
-}
+const takenMarker = text('port-taken-once', 'STANDIN_PORT_TAKEN_ONCE');
 console.log(`stand-in ${text('session-id', 'STANDIN_SESSION_ID') ?? ''} on ${host}:${signalingPort}`);
+if (takenMarker !== undefined && !existsSync(takenMarker)) {
+  loseThePortRace(takenMarker);
+} else {
+  run();
+}
+
+/** Another program binds the signaling port first; this application then fails as it would on EADDRINUSE. */
+function loseThePortRace(marker: string): void {
+  const script =
+    "require('net').createServer().listen(+process.argv[1], process.argv[2], () => console.log('held'));" +
+    'setTimeout(() => process.exit(0), 20000);';
+  const holder = spawn(process.execPath, ['-e', script, String(signalingPort), host], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  holder.stdout?.once('data', () => {
+    writeFileSync(marker, String(holder.pid));
+    console.error(`stand-in: signaling port: listen EADDRINUSE ${host}:${signalingPort}`);
+    process.exit(3);
+  });
+}
+
+function run(): void {
+  let grandchild: ChildProcess | undefined;
+  if (flag('spawn-child', 'STANDIN_SPAWN_CHILD')) {
+    // Not detached: it stays in this process group, which is what a stop of the session must reach.
+    grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  }
+
+  if (flag('ignore-sigterm', 'STANDIN_IGNORE_SIGTERM')) {
+    process.on('SIGTERM', () => console.log('stand-in: ignoring SIGTERM'));
+  } else {
+    process.on('SIGTERM', () => process.exit(0));
+  }
+
+  if (mediaText !== undefined) {
+    const media = createSocket('udp4');
+    media.on('error', (error) => {
+      console.error(`stand-in: media port: ${error.message}`);
+      process.exit(3);
+    });
+    media.bind(Number(mediaText), host);
+  }
+
+  const started = Date.now();
+  if (!flag('never-ready', 'STANDIN_NEVER_READY')) {
+    const server = createServer((request, response) => {
+      if (request.url !== '/health') {
+        response.writeHead(404).end();
+        return;
+      }
+      if (Date.now() - started < readyAfterMs) {
+        response.writeHead(503).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ viewers, childPid: grandchild?.pid ?? null }));
+    });
+    server.on('error', (error) => {
+      console.error(`stand-in: signaling port: ${error.message}`);
+      process.exit(3);
+    });
+    server.listen(signalingPort, host);
+  }
+
+  // Stay up even with nothing listening (--never-ready without a media port).
+  setInterval(() => {}, 60_000);
+
+  if (exitAfterText !== undefined) {
+    setTimeout(() => process.exit(exitCode), Number(exitAfterText));
+  }
+}

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
@@ -280,5 +283,22 @@ describe('session manager', () => {
     expect(m.get(hasty.id)).toBeUndefined();
     expect(sessionProcesses(hasty.id)).toEqual([]);
     expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+  });
+
+  it('starts an application again on other ports when another program took one of its ports first', async () => {
+    const m = await setup({ readyWaitMs: 15_000 });
+    const marker = path.join(dataDir!, 'port-holder.pid');
+    const created = track(await m.create(standInRequest(['--port-taken-once', marker])))!;
+    const holder = Number(await readFile(marker, 'utf8'));
+    pids.add(holder);
+    expect(created.state).toBe('ready');
+    expect(logged).toContain(
+      `${created.id} Another program took a port of USD Viewer 1.2.0 before it could bind it; starting it again on other ports`,
+    );
+    // The port the holder took is not the session's now.
+    const held = readFileSync(`/proc/${holder}/cmdline`, 'utf8').split('\0')[3];
+    expect(Number(held)).toBeGreaterThanOrEqual(FIRST);
+    expect(created.ports?.signaling).not.toBe(Number(held));
+    expect(await probeHealth('127.0.0.1', created.ports!.signaling)).toMatchObject({ ok: true });
   });
 });

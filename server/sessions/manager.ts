@@ -72,6 +72,7 @@ export function createSessionManager(
     fail,
     markReady,
     end,
+    stopLater: (pgid) => background(stopGroup(pgid, options.stopGraceMs)),
   });
 
   const copy = (record: SessionRecord): SessionRecord => structuredClone(record);

@@ -38,6 +38,10 @@ export interface Entry extends PersistedSession {
   /** Since when a ready application has not answered its health check. */
   unhealthySince?: number;
   probing: boolean;
+  /** Launches so far; an exit or a readiness watch of an earlier launch is ignored. */
+  attempt?: number;
+  /** Launches started again because another program took a port first. */
+  portRetries?: number;
   forgetTimer?: NodeJS.Timeout;
 }
 

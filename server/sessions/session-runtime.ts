@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { launchApplication } from '../runners/local-runner.ts';
 import { isAlive, startTicks } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
-import type { PortPool } from './port-pool.ts';
+import { canBind, type PortPool } from './port-pool.ts';
 import { exitMessage, label, startingMessage, timeoutMessage, type Entry } from './session-entry.ts';
 import type { SessionLogger } from './types.ts';
 
@@ -25,6 +25,8 @@ export interface RuntimeContext {
   fail(entry: Entry, reason: string): void;
   markReady(entry: Entry): void;
   end(id: string): Promise<void>;
+  /** Stops what is left of a process group in the background (stop() waits for it). */
+  stopLater(pgid: number): void;
 }
 
 export interface SessionRuntime {
@@ -36,10 +38,18 @@ export interface SessionRuntime {
   tick(entries: Iterable<Entry>): void;
 }
 
+/** How often one session is started again after losing a port to another program. */
+const MAX_PORT_RETRIES = 2;
+
+async function portsFree(ports: { signaling: number; media: number }): Promise<boolean> {
+  return (await canBind(ports.signaling, 'tcp')) && (await canBind(ports.media, 'udp'));
+}
+
 /** Builds the runtime over the manager's context. */
 export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
   async function launch(entry: Entry): Promise<void> {
     const { record, request } = entry;
+    const attempt = (entry.attempt = (entry.attempt ?? 0) + 1);
     entry.phase = 'starting';
     entry.startedAt = Date.now();
     record.message = startingMessage(request);
@@ -58,11 +68,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       entry.child = child;
       record.pid = pid;
       entry.startTicks = startTicks(pid);
-      child.once('exit', (code, signal) => {
-        if (entry.phase === 'starting' || entry.phase === 'ready') {
-          context.fail(entry, exitMessage(request, code, signal, entry.phase === 'starting'));
-        }
-      });
+      child.once('exit', (code, signal) => void onExit(entry, attempt, code, signal));
     } catch (error) {
       context.logger.error(
         { sessionId: record.id, err: (error as Error).message },
@@ -75,14 +81,54 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     void watchReadiness(entry);
   }
 
+  /**
+   * An application that exits before it is ready fails its session, unless another program now holds
+   * one of its ports: it lost the race for a port between our bind test and its own bind (the port
+   * ranges usually lie among the system's ephemeral ports). Then it is started again on other ports.
+   */
+  async function onExit(
+    entry: Entry,
+    attempt: number,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): Promise<void> {
+    const { record, request } = entry;
+    if (entry.attempt !== attempt) return;
+    if (entry.phase === 'ready') return context.fail(entry, exitMessage(request, code, signal, false));
+    if (entry.phase !== 'starting') return;
+    const ports = record.ports;
+    const retry =
+      ports !== undefined && (entry.portRetries ?? 0) < MAX_PORT_RETRIES && !(await portsFree(ports));
+    if (entry.phase !== 'starting' || entry.attempt !== attempt) return;
+    if (!retry) return context.fail(entry, exitMessage(request, code, signal, true));
+    entry.portRetries = (entry.portRetries ?? 0) + 1;
+    context.logger.warn(
+      { sessionId: record.id, ports },
+      `Another program took a port of ${label(request)} before it could bind it; starting it again on other ports`,
+    );
+    if (record.pid !== undefined) context.stopLater(record.pid);
+    context.pool.release(ports);
+    delete record.ports;
+    delete record.pid;
+    entry.child = undefined;
+    entry.launching = launch(entry);
+  }
+
   async function watchReadiness(entry: Entry): Promise<void> {
     const { record, request } = entry;
     const deadline = (entry.startedAt ?? Date.now()) + request.profile.settings.startupTimeoutMs;
-    while (entry.phase === 'starting' && !context.isStopped() && record.ports && record.pid !== undefined) {
+    const attempt = entry.attempt;
+    while (
+      entry.attempt === attempt &&
+      entry.phase === 'starting' &&
+      !context.isStopped() &&
+      record.ports &&
+      record.pid !== undefined
+    ) {
       if (entry.adopted && !isAlive(record.pid))
         return context.fail(entry, `${label(request)} exited before it was ready`);
       const health = await probeHealth(context.publicHost, record.ports.signaling, 1_000);
-      if (entry.phase !== 'starting') return;
+      if (entry.phase !== 'starting' || entry.attempt !== attempt) return;
       if (health.ok) return context.markReady(entry);
       if (Date.now() >= deadline) return context.fail(entry, timeoutMessage(request));
       await sleep(context.readyPollMs);
