@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
@@ -13,10 +13,16 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-cycle': 'error',
-      'no-restricted-globals': ['error', { name: 'alert', message: 'Show errors in the page, not in alert().' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'alert', message: 'Show errors in the page, not in alert().' },
+      ],
     },
   },
   {
@@ -34,7 +40,8 @@ export default tseslint.config(
               target: `./src/features/${f}`,
               from: './src/features',
               except: [`./${f}`],
-              message: 'A feature never imports another feature; move shared code to src/lib or src/components.',
+              message:
+                'A feature never imports another feature; move shared code to src/lib or src/components.',
             })),
             { target: './src/features', from: './src/app', message: 'Features do not import the app.' },
             {

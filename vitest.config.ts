@@ -11,7 +11,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'streamer/**/*.test.ts', 'scripts/**/*.test.ts', 'api/**/*.test.ts'],
+          include: [
+            'server/**/*.test.ts',
+            'streamer/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'api/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -13,7 +13,10 @@ const benches = chosen.length > 0 ? chosen : all;
 
 if (benches.some((b) => b === 'portal' || b === 'launch')) {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -24,7 +24,10 @@ const stale = !existsSync(built) || sources.some((s) => newestMtime(s) > statSyn
 if (stale) {
   console.log('Building the portal (vite build)...');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     console.error('The portal build failed; see the messages above.');
     process.exit(result.status ?? 1);
