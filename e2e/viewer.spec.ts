@@ -76,15 +76,22 @@ async function look(page: Page): Promise<Look | null> {
 /** Waits until the viewer plays and its picture moves on (the application's frame counter grows). */
 async function expectPlaying(page: Page) {
   await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
-  const first = await look(page);
-  expect(first?.marks).not.toBeNull();
+  let first: Look | undefined;
   await expect
     .poll(async () => {
       const now = await look(page);
-      return now && first?.marks && now.marks ? now.marks.frame - first.marks.frame : 0;
+      if (now?.marks) first = now;
+      return now?.marks ?? null;
+    })
+    .not.toBeNull();
+  const start = first as Look;
+  await expect
+    .poll(async () => {
+      const now = await look(page);
+      return now?.marks && start.marks ? now.marks.frame - start.marks.frame : 0;
     })
     .toBeGreaterThan(5);
-  await expect.poll(async () => (await look(page))?.frames ?? 0).toBeGreaterThan(first?.frames ?? 0);
+  await expect.poll(async () => (await look(page))?.frames ?? 0).toBeGreaterThan(start.frames);
 }
 
 let stack: Stack;
