@@ -115,8 +115,12 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await stack?.stop();
+  try {
+    await context?.close();
+  } finally {
+    // Always, even when closing the browser side failed: the service owns the applications.
+    await stack?.stop();
+  }
 });
 
 test('launches through the wizard and plays the stream', async () => {
