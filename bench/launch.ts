@@ -7,7 +7,7 @@
  *   frame    -> the first decoded frame shown
  * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2]  (build the portal first: npm run build)
  */
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack } from '../e2e/support/stack';
 
 const args = process.argv.slice(2);
@@ -105,21 +105,22 @@ async function launchOnce(page: Page, baseURL: string): Promise<{ split: Split; 
 
 async function main() {
   const stack = await startStack({ catalog });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
   const splits: Split[] = [];
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    });
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     // tsx wraps named functions in __name(); functions evaluated in the page need that helper too.
     await page.addInitScript({ content: 'window.__name = (f) => f;' });
@@ -135,8 +136,11 @@ async function main() {
       );
     }
   } finally {
-    await browser.close();
-    await stack.stop();
+    try {
+      await browser?.close();
+    } finally {
+      await stack.stop();
+    }
   }
   const part = (key: keyof Split) =>
     median(splits.map((s) => s[key]))
