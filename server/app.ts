@@ -13,6 +13,8 @@ import { BODY_LIMIT, errorHandler } from './http/error-handler.ts';
 import { HttpError } from './http/errors.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installPortal } from './http/portal.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
 import type { SessionManager } from './sessions/types.ts';
@@ -28,6 +30,18 @@ export interface AppDeps {
   /** Where JSON log lines go; standard output by default. */
   logStream?: DestinationStream;
 }
+
+/**
+ * Time-outs that cut off slow clients (slowloris): the headers must arrive within 10 s and the whole
+ * request within 30 s; a connection silent for 30 s is closed. Node checks the first two every second.
+ */
+export const TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  idleMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
 /** Builds the Fastify app; it is ready to `inject()` or `listen()` once the promise resolves. */
 export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<FastifyInstance> {
@@ -48,6 +62,14 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     bodyLimit: BODY_LIMIT,
     // Versions with pre-release and build parts can be long; the contract allows 256 characters.
     routerOptions: { maxParamLength: 1024 },
+    http: {
+      headersTimeout: TIMEOUTS.headersMs,
+      requestTimeout: TIMEOUTS.requestMs,
+      connectionsCheckingInterval: TIMEOUTS.checkEveryMs,
+    },
+    requestTimeout: TIMEOUTS.requestMs,
+    connectionTimeout: TIMEOUTS.idleMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
     // A malformed percent-encoding in a path is the caller's mistake, not a server error.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply)
@@ -85,14 +107,19 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
   }
+  installSecurityHeaders(app, {
+    publicHost: config.publicHost,
+    extraConnect: config.cspConnect ?? [],
+  });
   installAuth(app, deps.tokens);
+  const limiter = config.rateLimit ? new RateLimiter(config.rateLimit) : null;
   installMetrics(app, deps.manager, deps.processMetrics ?? false);
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   await app.register(
     async (api) => {
       cfgRoutes(api, deps.catalog);
-      streamRoutes(api, deps.catalog, deps.manager, config.publicHost);
+      streamRoutes(api, deps.catalog, deps.manager, config.publicHost, limiter);
     },
     { prefix: '/api' },
   );

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       staticDir: path.join(root, 'dist'),
       corsOrigins: [],
       logLevel: 'info',
+      rateLimit: { perMinute: 30, burst: 10 },
+      cspConnect: [],
     });
   });
 
@@ -33,6 +35,9 @@ describe('loadConfig', () => {
       STREAMGATE_QUEUE_LIMIT: '0',
       STREAMGATE_CORS_ORIGINS: 'https://a.example, http://localhost:5173',
       LOG_LEVEL: 'WARN',
+      STREAMGATE_RATE_LIMIT: '2/s',
+      STREAMGATE_RATE_BURST: '5',
+      STREAMGATE_CSP_CONNECT: 'https://media.example:* wss://relay.example',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -42,7 +47,14 @@ describe('loadConfig', () => {
       queueLimit: 0,
       corsOrigins: ['https://a.example', 'http://localhost:5173'],
       logLevel: 'warn',
+      rateLimit: { perMinute: 120, burst: 5 },
+      cspConnect: ['https://media.example:*', 'wss://relay.example'],
     });
+  });
+
+  it('turns the rate limit off when asked', () => {
+    expect(loadConfig({ STREAMGATE_RATE_LIMIT: 'off' }).rateLimit).toBeNull();
+    expect(loadConfig({ STREAMGATE_RATE_LIMIT: '600/hour' }).rateLimit).toEqual({ perMinute: 10, burst: 10 });
   });
 
   it.each([
@@ -55,6 +67,11 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud must be one of/],
     [{ STREAMGATE_CORS_ORIGINS: 'https://a.example/path' }, /must be a bare origin/],
     [{ HOST: '0.0.0.0' }, /STREAMGATE_TOKENS is not set/],
+    [{ STREAMGATE_RATE_LIMIT: 'lots' }, /must look like 30\/min/],
+    [{ STREAMGATE_RATE_LIMIT: '0/min' }, /must look like 30\/min/],
+    [{ STREAMGATE_RATE_BURST: '0' }, /STREAMGATE_RATE_BURST=0 must be between 1/],
+    [{ STREAMGATE_CSP_CONNECT: "https://a.example 'unsafe-eval'" }, /must be a source like/],
+    [{ STREAMGATE_CSP_CONNECT: 'https://a.example;script-src *' }, /must be a source like/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -3,6 +3,7 @@
  * setting stops start-up with one message naming the variable, instead of failing later on a request.
  */
 import path from 'node:path';
+import type { RateLimit } from './http/rate-limit.ts';
 
 /** A setting that cannot be used; its message names the variable and what is wrong. */
 export class ConfigError extends Error {
@@ -26,6 +27,10 @@ export interface ServiceConfig {
   /** Origins allowed to call the API from a browser besides the service's own. */
   corsOrigins: string[];
   logLevel: string;
+  /** POST /stream per caller (STREAMGATE_RATE_LIMIT, STREAMGATE_RATE_BURST); null or absent: unlimited. */
+  rateLimit?: RateLimit | null;
+  /** Further connect-src sources of the portal's Content-Security-Policy (STREAMGATE_CSP_CONNECT). */
+  cspConnect?: string[];
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -89,6 +94,38 @@ function origins(raw: string | undefined): string[] {
   });
 }
 
+/** `30/min`, `2/s`, `600/hour`, or `off`; the burst is its own setting. */
+function rateLimit(env: NodeJS.ProcessEnv): RateLimit | null {
+  const raw = (env.STREAMGATE_RATE_LIMIT ?? '30/min').trim().toLowerCase();
+  if (raw === 'off' || raw === '0') return null;
+  const match = /^(\d{1,6})\s*\/\s*(s|sec|second|min|minute|h|hour)$/.exec(raw);
+  if (!match || Number(match[1]) === 0) {
+    throw new ConfigError(
+      `STREAMGATE_RATE_LIMIT=${env.STREAMGATE_RATE_LIMIT} must look like 30/min (or 2/s, 600/hour, off).`,
+    );
+  }
+  const unit = match[2] ?? 'min';
+  const perUnit = Number(match[1]);
+  const perMinute = unit.startsWith('s') ? perUnit * 60 : unit.startsWith('h') ? perUnit / 60 : perUnit;
+  return { perMinute, burst: integer(env, 'STREAMGATE_RATE_BURST', 10, 1, 100_000) };
+}
+
+function cspSources(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((source) => {
+      // A source with ; or a quote would end the directive or add keywords such as 'unsafe-eval'.
+      if (!/^(https?|wss?):\/\/[A-Za-z0-9.*[\]:-]+(\/[^\s;,'"]*)?$/.test(source)) {
+        throw new ConfigError(
+          `STREAMGATE_CSP_CONNECT: "${source}" must be a source like https://media.example.com:* .`,
+        );
+      }
+      return source;
+    });
+}
+
 /** Reads and checks every setting; throws ConfigError with one clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const host = (env.HOST ?? '127.0.0.1').trim();
@@ -123,5 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     staticDir: path.resolve(env.STREAMGATE_STATIC_DIR?.trim() || path.join(repoRoot, 'dist')),
     corsOrigins: origins(env.STREAMGATE_CORS_ORIGINS),
     logLevel,
+    rateLimit: rateLimit(env),
+    cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
   };
 }

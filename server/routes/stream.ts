@@ -7,6 +7,7 @@ import { canUseSessions, isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
 import { findApp, findVersion, latestVersion, profileApplies } from '../catalog/queries.ts';
 import { forbidden, HttpError, notFound, ValidationFailure, type ValidationIssue } from '../http/errors.ts';
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
 import { check, component, queryInteger } from '../http/validation.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 
@@ -64,6 +65,7 @@ export function streamRoutes(
   catalog: Catalog,
   manager: SessionManager,
   publicHost: string,
+  limiter: RateLimiter | null = null,
 ) {
   /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */
   function owned(request: FastifyRequest, id: string, loc: (string | number)[]): SessionRecord {
@@ -78,6 +80,8 @@ export function streamRoutes(
 
   app.post<{ Body: unknown }>('/stream', async (request, reply) => {
     requireSessions(request);
+    // Counted before the body is checked: a loop of invalid requests costs the service work too.
+    enforceRateLimit(limiter, request);
     const raw = request.body ?? null;
     if (raw === null)
       throw new ValidationFailure([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
