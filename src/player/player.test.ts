@@ -154,6 +154,31 @@ describe('Player', () => {
     expect(h.player.state).toEqual({ kind: 'playing' });
   });
 
+  it('rides out a short ICE disconnection but reconnects after a long one', async () => {
+    const h = setup();
+    h.player.connect();
+    await play(h);
+    const pc = lastPeer();
+    pc.setConnectionState('disconnected');
+    await vi.advanceTimersByTimeAsync(2000);
+    pc.setConnectionState('connected');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(h.player.state).toEqual({ kind: 'playing' });
+    pc.setConnectionState('disconnected');
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(h.player.state.kind).toBe('reconnecting');
+    expect(pc.closed).toBe(true);
+  });
+
+  it('gives up on an attempt whose video never arrives', async () => {
+    const h = setup({ connectTimeoutMs: 5000 });
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.player.state.kind).toBe('waiting-for-video');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(h.player.state).toMatchObject({ kind: 'reconnecting', reason: 'No video arrived in time.' });
+  });
+
   it('treats the application closing the messages channel as a lost connection', async () => {
     const h = setup();
     h.player.connect();
