@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pruneLogs } from '../runners/local-runner.ts';
 import { stopGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
-import { PortPool } from './port-pool.ts';
+import { ephemeralPortsIn, PortPool } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
 import {
   isPersistedSession,
@@ -222,6 +222,14 @@ export function createSessionManager(
       await mkdir(options.dataDir, { recursive: true });
       await lock.acquire();
       await pruneLogs(logDir, logRetentionMs).catch(() => undefined);
+      const exposed = ephemeralPortsIn(options.portRange);
+      if (exposed.length > 0) {
+        logger.warn(
+          { first: exposed[0], last: exposed.at(-1), count: exposed.length },
+          'Session ports lie among the ports the system gives outgoing connections; reserve them ' +
+            '(sysctl net.ipv4.ip_local_reserved_ports) so that an application never loses one',
+        );
+      }
       const loaded = await store.load();
       for (const problem of loaded.problems) logger.error({ problem }, 'Damaged session state set aside');
       if (loaded.source === 'backup') logger.warn({}, 'Session state recovered from its backup copy');

@@ -1,9 +1,11 @@
 import { createSocket, type Socket } from 'node:dgram';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canBind, PortPool } from './port-pool.ts';
+import { canBind, ephemeralPortsIn, PortPool } from './port-pool.ts';
 
-import { freeBlock } from './test-support.ts';
+import { freeBlock, removeDir, tempDataDir } from './test-support.ts';
 
 // This file's ports: 48100-48119; each test takes a block of them that is free when it starts.
 let FIRST = 48100;
@@ -79,5 +81,21 @@ describe('PortPool', () => {
   it('rejects a range that cannot hold one pair', () => {
     expect(() => new PortPool({ first: FIRST, last: FIRST })).toThrow(/at least two ports/);
     expect(() => new PortPool({ first: 0, last: 10 })).toThrow();
+  });
+});
+
+describe('ephemeralPortsIn', () => {
+  it('names the ports of a range that outgoing connections may take, leaving out reserved ones', async () => {
+    const root = await tempDataDir();
+    try {
+      await mkdir(path.join(root, 'sys/net/ipv4'), { recursive: true });
+      await writeFile(path.join(root, 'sys/net/ipv4/ip_local_port_range'), '47005\t60999\n');
+      await writeFile(path.join(root, 'sys/net/ipv4/ip_local_reserved_ports'), '47006-47007,47009\n');
+      expect(ephemeralPortsIn({ first: 47000, last: 47010 }, root)).toEqual([47005, 47008, 47010]);
+      expect(ephemeralPortsIn({ first: 40000, last: 40010 }, root)).toEqual([]);
+      expect(ephemeralPortsIn({ first: 40000, last: 40010 }, path.join(root, 'missing'))).toEqual([]);
+    } finally {
+      await removeDir(root);
+    }
   });
 });

@@ -5,6 +5,7 @@
  * from a crash, another program).
  */
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export type PortProtocol = 'tcp' | 'udp';
@@ -26,6 +27,36 @@ export function canBind(port: number, protocol: PortProtocol): Promise<boolean> 
       socket.bind({ port, exclusive: true }, () => socket.close(() => resolve(true)));
     }
   });
+}
+
+/**
+ * Ports of the range that the system may hand to outgoing connections (Linux's ip_local_port_range
+ * minus ip_local_reserved_ports): a connection can take one between our bind test and the
+ * application's own bind. Empty when the system cannot tell.
+ */
+export function ephemeralPortsIn(range: { first: number; last: number }, procRoot = '/proc'): number[] {
+  let first: number;
+  let last: number;
+  let reserved: string;
+  try {
+    [first = 0, last = -1] = readFileSync(`${procRoot}/sys/net/ipv4/ip_local_port_range`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    reserved = readFileSync(`${procRoot}/sys/net/ipv4/ip_local_reserved_ports`, 'utf8').trim();
+  } catch {
+    return [];
+  }
+  const isReserved = (port: number) =>
+    reserved.split(',').some((part) => {
+      const [low = NaN, high = low] = part.split('-').map(Number);
+      return port >= low && port <= high;
+    });
+  const found: number[] = [];
+  for (let port = Math.max(range.first, first); port <= Math.min(range.last, last); port++) {
+    if (!isReserved(port)) found.push(port);
+  }
+  return found;
 }
 
 export interface SessionPorts {

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { probeHealth } from './health-probe.ts';
+import { useManagerHarness } from './manager-harness.ts';
+import { sessionProcesses, standInRequest, waitFor } from './test-support.ts';
+
+// This file's ports: 48140-48149.
+const FIRST = 48140;
+const LAST = 48149;
+
+const { setup, track, ready, logged, dataDir, pids } = useManagerHarness(FIRST, LAST);
+
+describe('session manager: failures and limits', () => {
+  it('marks a session failed with the reason when its application exits, frees its GPU and starts the next', async () => {
+    const m = await setup({ capacity: 1 });
+    const doomed = await m.create(standInRequest(['--exit-after-ms', '300', '--exit-code', '1']));
+    const next = await m.create(standInRequest());
+    expect(m.get(next.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    await waitFor('the failure', () => track(m.get(doomed.id))?.state === 'failed');
+    const failed = m.get(doomed.id)!;
+    expect(failed.message).toMatch(/^USD Viewer 1\.2\.0 exited with code 1( before it was ready)?$/);
+    expect(failed.failedAt).toBeDefined();
+    expect(failed.ports).toBeUndefined();
+    await ready(m, next.id);
+    expect(m.counts()).toMatchObject({ ready: 1, failed: 1, queued: 0 });
+  });
+
+  it('fails a session whose application does not answer within its start-up timeout and stops that application', async () => {
+    const m = await setup({ readyWaitMs: 15_000 });
+    const created = track(await m.create(standInRequest(['--never-ready'], { startupTimeoutMs: 1_500 })))!;
+    expect(created.state).toBe('failed');
+    expect(created.message).toBe('USD Viewer 1.2.0 was not ready within 1.5 s');
+    expect(created.ports).toBeUndefined();
+    await waitFor('the application to be stopped', () => sessionProcesses(created.id).length === 0);
+  });
+
+  it('keeps a failed session visible for failedRetentionMs, then forgets it', async () => {
+    const m = await setup({ failedRetentionMs: 2_000 });
+    const created = await m.create(standInRequest(['--exit-after-ms', '0']));
+    await waitFor('the failure', () => m.get(created.id)?.state === 'failed');
+    expect(m.list(null, 0, 10).count).toBe(1);
+    await waitFor('the failed session to be forgotten', () => m.get(created.id) === undefined);
+    expect(m.counts().failed).toBe(0);
+  });
+
+  it('ends a session without viewers after idleTimeoutMs, and one older than maxLifetimeMs', async () => {
+    const m = await setup({ capacity: 3 });
+    const idle = await m.create(standInRequest([], { idleTimeoutMs: 300 }));
+    const watched = await m.create(standInRequest(['--viewers', '1'], { idleTimeoutMs: 300 }));
+    const old = await m.create(standInRequest(['--viewers', '1'], { maxLifetimeMs: 1_500 }));
+    await ready(m, watched.id);
+    await waitFor('the idle session to end', () => m.get(idle.id) === undefined);
+    expect(logged()).toContain(`${idle.id} USD Viewer 1.2.0 had no viewer for a while; ending it`);
+    expect(sessionProcesses(idle.id)).toEqual([]);
+    await waitFor('the old session to end', () => m.get(old.id) === undefined);
+    expect(logged()).toContain(`${old.id} USD Viewer 1.2.0 reached its maximum lifetime; ending it`);
+    expect(sessionProcesses(old.id)).toEqual([]);
+    // Many health checks later, the session with a viewer is still there.
+    expect(m.get(watched.id)?.state).toBe('ready');
+  });
+
+  it('fails a session whose command cannot be started, without taking a GPU', async () => {
+    const m = await setup({ capacity: 1 });
+    const request = standInRequest();
+    request.launch = { command: ['streamgate-no-such-program', '{session_id}'] };
+    const created = await m.create(request);
+    await waitFor('the failure', () => m.get(created.id)?.state === 'failed');
+    expect(m.get(created.id)?.message).toBe('USD Viewer 1.2.0 could not be started');
+    const next = await m.create(standInRequest());
+    expect(next.message).toBe('Starting USD Viewer 1.2.0');
+  });
+
+  it('starts an application again on other ports when another program took one of its ports first', async () => {
+    const m = await setup({ readyWaitMs: 15_000 });
+    const marker = path.join(dataDir(), 'port-holder.pid');
+    const created = track(await m.create(standInRequest(['--port-taken-once', marker])))!;
+    const holder = Number(await readFile(marker, 'utf8'));
+    pids.add(holder);
+    expect(created.state).toBe('ready');
+    expect(logged()).toContain(
+      `${created.id} Another program took a port of USD Viewer 1.2.0 before it could bind it; starting it again on other ports`,
+    );
+    // The port the holder took is not the session's now.
+    const held = readFileSync(`/proc/${holder}/cmdline`, 'utf8').split('\0')[3];
+    expect(Number(held)).toBeGreaterThanOrEqual(FIRST);
+    expect(created.ports?.signaling).not.toBe(Number(held));
+    expect(await probeHealth('127.0.0.1', created.ports!.signaling)).toMatchObject({ ok: true });
+  });
+});
