@@ -16,6 +16,7 @@ import type { SessionRequest } from '../sessions/types.ts';
 /** The repository root: the sample application's path and default working directory are relative to it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** One session's launch: which session, what to run, on which ports and address. */
 export interface LaunchInput {
   sessionId: string;
   request: SessionRequest;
@@ -24,6 +25,7 @@ export interface LaunchInput {
   host: string;
 }
 
+/** A resolved command line: executable, arguments and the environment added to the service's. */
 export interface Command {
   file: string;
   args: string[];
@@ -87,6 +89,7 @@ export function buildCommand({ sessionId, request, ports, host }: LaunchInput): 
   return { file: process.execPath, args, env };
 }
 
+/** Where a launched application runs and writes its output. */
 export interface LaunchOptions {
   /** Directory of the per-session log files. */
   logDir: string;

@@ -4,6 +4,7 @@
  */
 import { request } from 'node:http';
 
+/** One answer (or non-answer) of an application's GET /health. */
 export interface Health {
   ok: boolean;
   /** Connected viewers, when the application reports them. */

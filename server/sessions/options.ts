@@ -1,6 +1,7 @@
 /** Defaults and checks for the manager's options. */
 import type { SessionManagerOptions } from './types.ts';
 
+/** The options with every default filled in. */
 export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'appCwd'>> &
   Pick<SessionManagerOptions, 'appCwd'>;
 

@@ -59,11 +59,13 @@ export function ephemeralPortsIn(range: { first: number; last: number }, procRoo
   return found;
 }
 
+/** The two ports of one session. */
 export interface SessionPorts {
   signaling: number;
   media: number;
 }
 
+/** The ports of the configured range, and which of them sessions hold. */
 export class PortPool {
   private readonly taken = new Set<number>();
   /** Where the next search starts: round robin, so a port just freed is the last to be reused. */

@@ -25,6 +25,7 @@ export interface PersistedSession {
   startTicks?: string;
 }
 
+/** One session as the manager holds it in memory. */
 export interface Entry extends PersistedSession {
   phase: Phase;
   /** Our own child; absent for an application adopted after a restart (it is watched by polling). */
@@ -78,6 +79,7 @@ export function isPersistedSession(value: unknown): value is PersistedSession {
   );
 }
 
+/** The part of an entry that is written to disk. */
 export function persisted(entry: Entry): PersistedSession {
   const { record, request, seq, startedAt, startTicks } = entry;
   return { record, request, seq, startedAt, startTicks };
@@ -88,18 +90,22 @@ export function label(request: SessionRequest): string {
   return `${request.app.name} ${request.version}`;
 }
 
+/** Status of a queued session. */
 export function waitingMessage(ahead: number): string {
   return `Waiting for a free GPU: ${ahead} ${ahead === 1 ? 'session' : 'sessions'} ahead`;
 }
 
+/** Status of a session whose application is starting. */
 export function startingMessage(request: SessionRequest): string {
   return `Starting ${label(request)}`;
 }
 
+/** Status of a ready session. */
 export function readyMessage(request: SessionRequest): string {
   return `${label(request)} is ready`;
 }
 
+/** Why a session failed when its application exited. */
 export function exitMessage(
   request: SessionRequest,
   code: number | null,
@@ -110,6 +116,7 @@ export function exitMessage(
   return `${label(request)} ${how}${beforeReady ? ' before it was ready' : ''}`;
 }
 
+/** Why a session failed when its application was not ready in time. */
 export function timeoutMessage(request: SessionRequest): string {
   const seconds = Math.round(request.profile.settings.startupTimeoutMs / 100) / 10;
   return `${label(request)} was not ready within ${seconds} s`;

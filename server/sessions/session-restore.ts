@@ -5,6 +5,7 @@
 import { findSessionProcesses, isSessionProcess, startTicks } from '../runners/process-group.ts';
 import type { Entry } from './session-entry.ts';
 
+/** The outcome for one saved session. */
 export type RestorePlan =
   /** Failed longer ago than the retention: not restored at all. */
   | { kind: 'forget' }
@@ -17,6 +18,7 @@ export type RestorePlan =
   /** Its application is gone, or its pid now belongs to another process (never signal that one). */
   | { kind: 'lost' };
 
+/** Decides about one saved session; may fill in the pid of an application found by its session id. */
 export function planRestore(entry: Entry, now: number, failedRetentionMs: number): RestorePlan {
   const { record } = entry;
   if (record.state === 'failed') {

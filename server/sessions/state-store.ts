@@ -7,12 +7,14 @@
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 
+/** The file's layout; `version` changes when the layout does. */
 export interface StateFile<T> {
   version: 1;
   savedAt: string;
   sessions: T[];
 }
 
+/** What `load()` found. */
 export interface LoadResult<T> {
   sessions: T[];
   /** Where the state came from; `none` when there was no usable file (first start, or both damaged). */
@@ -50,6 +52,7 @@ function parse<T>(text: string): T[] {
   return data.sessions;
 }
 
+/** The durable list of sessions in the data directory. */
 export class StateStore<T> {
   readonly file: string;
   readonly backup: string;
