@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
 import LightModeIcon from '@mui/icons-material/LightMode';
 import { Toaster } from '../components/toaster';
+import { ServiceBanner } from './service-banner';
 import { useThemeMode } from './theme-mode';
 
 const links = [
@@ -69,6 +70,7 @@ export function Layout() {
           </Tooltip>
         </Toolbar>
       </AppBar>
+      <ServiceBanner />
       <Container
         component="main"
         id="main"

@@ -2,6 +2,7 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../lib/api-client';
 import { describeError } from '../lib/error-text';
+import { getServiceStatus } from '../lib/service-status';
 import { showToast } from '../lib/toast';
 
 /** Creates the portal's QueryClient; tests pass `retry: false`. */
@@ -10,7 +11,9 @@ export function createQueryClient(options: { retry?: boolean } = {}): QueryClien
     queryCache: new QueryCache({
       onError: (error, query) => {
         // A first load shows its error in the page; only refetches of data already shown need a toast.
-        if (query.state.data !== undefined) showToast(`Could not refresh: ${describeError(error)}`);
+        // While the service is unreachable its banner already says why every refetch fails.
+        if (query.state.data !== undefined && getServiceStatus().reachable)
+          showToast(`Could not refresh: ${describeError(error)}`);
       },
     }),
     defaultOptions: {

@@ -7,6 +7,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../api/schema';
 import { getConfig, getConfigRevision, resolveBaseUrl, type PortalConfig } from './config';
+import { watchedFetch } from './service-status';
 
 type Schemas = components['schemas'];
 /** An application of the catalog. */
@@ -102,14 +103,28 @@ export interface ApiClients {
   stream: Client<paths>;
 }
 
-/** Creates both clients for a configuration (bearer header only when a token is set). */
-export function createApiClients(config: PortalConfig): ApiClients {
+/**
+ * Creates both clients for a configuration (bearer header only when a token is set). `watch` makes their
+ * requests report whether the service answers (src/lib/service-status.ts); only the portal's own clients do,
+ * so that testing unsaved settings against a wrong address raises no banner.
+ */
+export function createApiClients(config: PortalConfig, { watch = false } = {}): ApiClients {
   const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {};
   // Look fetch up at call time so that test interceptors installed later still see every request.
   const lateFetch = (input: Request) => globalThis.fetch(input);
+  const catalogUrl = resolveBaseUrl(config.catalogUrl);
+  const streamUrl = resolveBaseUrl(config.streamUrl);
   return {
-    catalog: createClient<paths>({ baseUrl: resolveBaseUrl(config.catalogUrl), headers, fetch: lateFetch }),
-    stream: createClient<paths>({ baseUrl: resolveBaseUrl(config.streamUrl), headers, fetch: lateFetch }),
+    catalog: createClient<paths>({
+      baseUrl: catalogUrl,
+      headers,
+      fetch: watch ? watchedFetch(catalogUrl, lateFetch) : lateFetch,
+    }),
+    stream: createClient<paths>({
+      baseUrl: streamUrl,
+      headers,
+      fetch: watch ? watchedFetch(streamUrl, lateFetch) : lateFetch,
+    }),
   };
 }
 
@@ -118,7 +133,8 @@ let cached: { revision: number; clients: ApiClients } | undefined;
 /** The clients for the current configuration; rebuilt after the settings change. */
 export function getApiClients(): ApiClients {
   const revision = getConfigRevision();
-  if (!cached || cached.revision !== revision) cached = { revision, clients: createApiClients(getConfig()) };
+  if (!cached || cached.revision !== revision)
+    cached = { revision, clients: createApiClients(getConfig(), { watch: true }) };
   return cached.clients;
 }
 

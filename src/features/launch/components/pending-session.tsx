@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { forgetSession } from '../../../lib/session-history';
 import { deleteSession } from '../api/delete-session';
-import { launchQueries } from '../api/launch-queries';
+import { isTransientFailure, launchQueries } from '../api/launch-queries';
 
 /** A session being prepared: its phase and message, polled until ready (then the viewer opens) or failed. */
 export function PendingSession({ id }: { id: string }) {
@@ -28,6 +28,9 @@ export function PendingSession({ id }: { id: string }) {
   });
 
   if (session.data?.status.condition === 'ready') return <Navigate to={`/sessions/${id}`} replace />;
+  // A restarting service or a lost network: polling goes on, and the session is probably still waiting.
+  const lostContact = isTransientFailure(session.failureReason);
+  const failed = session.isError && !lostContact;
   const back = () => {
     const next = new URLSearchParams(params);
     next.delete('session');
@@ -35,8 +38,13 @@ export function PendingSession({ id }: { id: string }) {
   };
   return (
     <Stack spacing={2} component="section" aria-label="Session status">
-      {session.isPending && <LinearProgress aria-label="Starting the session" />}
-      {session.isError && (
+      {session.isPending && !lostContact && <LinearProgress aria-label="Starting the session" />}
+      {lostContact && (
+        <Alert severity="warning" role="status">
+          Lost contact with the service, still trying…
+        </Alert>
+      )}
+      {failed && (
         <>
           <ErrorAlert error={session.error} what="This session" onRetry={() => void session.refetch()} />
           <Button onClick={back} sx={{ alignSelf: 'start' }}>
@@ -56,7 +64,7 @@ export function PendingSession({ id }: { id: string }) {
         </>
       )}
       {cancel.isError && <ErrorAlert error={cancel.error} what="This session" />}
-      {!session.isError && (
+      {!failed && (
         <Button
           variant="outlined"
           color="error"

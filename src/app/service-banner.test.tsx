@@ -1,0 +1,83 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reportReachable } from '../lib/service-status';
+import { apps } from '../test/fixtures';
+import { renderRoute } from '../test/render';
+import { api, http, HttpResponse, server } from '../test/server';
+
+const bannerText = /Cannot reach the Streamgate service at http:\/\/[^ ]+\/api\. Retrying…/;
+
+/** /cfg/apps answers from `state`: down (network failure), a proxy's 502 page, or the given applications. */
+function serveCatalog(state: { mode: 'up' | 'down' | 'proxy'; items: typeof apps; probes: number }) {
+  server.use(
+    http.get(api('/cfg/apps'), ({ request }) => {
+      if (new URL(request.url).searchParams.get('tags') === 'streamgate-probe') state.probes += 1;
+      if (state.mode === 'down') return HttpResponse.error();
+      if (state.mode === 'proxy')
+        return new HttpResponse('<html>Bad gateway</html>', {
+          status: 502,
+          headers: { 'Content-Type': 'text/html' },
+        });
+      return HttpResponse.json({ count: state.items.length, items: state.items });
+    }),
+  );
+}
+
+describe('service banner', { timeout: 30_000 }, () => {
+  // The status is module state; a test that ends during an outage must not leave it to the next one.
+  afterEach(() => reportReachable());
+
+  it('appears on a network failure, keeps the data shown, and goes when the service answers again', async () => {
+    const state = { mode: 'up' as 'up' | 'down' | 'proxy', items: apps.slice(0, 2), probes: 0 };
+    serveCatalog(state);
+    const { queryClient } = renderRoute('/apps');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    expect(screen.queryByText(bannerText)).not.toBeInTheDocument();
+
+    state.mode = 'down';
+    await queryClient.refetchQueries({ queryKey: ['apps'] });
+    expect(await screen.findByText(bannerText)).toBeInTheDocument();
+    // The data it had stays on the page, and the banner replaces the refetch's notice.
+    expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    expect(screen.queryByText(/Could not refresh/)).not.toBeInTheDocument();
+
+    // The service comes back with a new application: no user action, the probe finds it and pages refetch.
+    state.items = apps;
+    state.mode = 'up';
+    await waitFor(() => expect(screen.queryByText(bannerText)).not.toBeInTheDocument());
+    expect(state.probes).toBeGreaterThan(0);
+    expect(await screen.findByRole('link', { name: 'Evil App' })).toBeInTheDocument();
+  });
+
+  it('treats a proxy 502 as the service being down, and Retry now probes at once', async () => {
+    const state = { mode: 'up' as 'up' | 'down' | 'proxy', items: apps, probes: 0 };
+    serveCatalog(state);
+    const { queryClient } = renderRoute('/apps');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    state.mode = 'proxy';
+    await queryClient.refetchQueries({ queryKey: ['apps'] });
+    expect(await screen.findByText(bannerText)).toBeInTheDocument();
+
+    const before = state.probes;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry now' }));
+    await waitFor(() => expect(state.probes).toBeGreaterThan(before));
+    expect(screen.getByText(bannerText)).toBeInTheDocument();
+
+    state.mode = 'up';
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry now' }));
+    await waitFor(() => expect(screen.queryByText(bannerText)).not.toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+  });
+
+  it('shows no banner for answers of the service itself, errors included', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () =>
+        HttpResponse.json({ detail: 'Queue full.' }, { status: 503, headers: { 'Retry-After': '5' } }),
+      ),
+    );
+    renderRoute('/apps');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Queue full.');
+    expect(screen.queryByText(bannerText)).not.toBeInTheDocument();
+  });
+});
