@@ -8,6 +8,7 @@
  * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2]  (build the portal first: npm run build)
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack } from '../e2e/support/stack';
 
 const args = process.argv.slice(2);
@@ -108,19 +109,7 @@ async function main() {
   const splits: Split[] = [];
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions);
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     // tsx wraps named functions in __name(); functions evaluated in the page need that helper too.
     await page.addInitScript({ content: 'window.__name = (f) => f;' });

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack } from '../e2e/support/stack';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -68,10 +69,7 @@ function bigCatalog(count: number): string {
 
 async function timeToCatalog(label: string, catalog: string): Promise<void> {
   const stack = await startStack({ catalog });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const times: number[] = [];
     for (let i = 0; i < LOADS; i++) {

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import {
   installWhepClient,
   startStreamerProcess,
@@ -133,10 +134,7 @@ const row = (name: string, median: string, p95: string, note = '') =>
   `| ${name.padEnd(40)} | ${median.padStart(10)} | ${p95.padStart(10)} | ${note}`;
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--autoplay-policy=no-user-gesture-required'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   let app: StreamerProcess | null = null;
   try {
     app = await startStreamerProcess(['--width', '640', '--height', '360']);

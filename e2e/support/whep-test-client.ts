@@ -5,26 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createSocket } from 'node:dgram';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import ts from 'typescript';
+import { freePort } from './stack';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-/** A free TCP port on loopback. */
-export async function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** A free UDP port on loopback. */
 export async function freeUdpPort(): Promise<number> {
@@ -48,7 +36,7 @@ export interface StreamerProcess {
 
 /** Starts streamer/main.ts on free ports and waits until /health says it is ready. */
 export async function startStreamerProcess(extraArgs: string[] = []): Promise<StreamerProcess> {
-  const signalingPort = await freeTcpPort();
+  const signalingPort = await freePort();
   const mediaPort = await freeUdpPort();
   const child = spawn(
     process.execPath,
