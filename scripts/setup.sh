@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything Streamgate needs on a Debian machine with Node 20: the system packages (ffmpeg encodes the
 # sample application's video, chromium runs the end-to-end tests and benchmarks, fonts draw its text), then the
-# npm packages exactly as locked.
+# npm packages as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(chromium ffmpeg fonts-dejavu-core ca-certificates)
@@ -16,4 +16,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-npm ci --no-audit --no-fund
+# `npm install` rather than `npm ci`: the registry these machines reach lacks some other platforms' optional
+# binaries (@napi-rs/canvas, unrs-resolver), so the lock cannot list them and `npm ci` refuses it as out of sync.
+# With the lock present, `npm install` installs exactly the locked versions.
+npm install --no-audit --no-fund
