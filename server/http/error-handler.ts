@@ -11,6 +11,8 @@ import { HttpError, ValidationFailure, type ValidationIssue } from './errors.ts'
 export const BODY_LIMIT = 64 * 1024;
 
 const TOO_LARGE = `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`;
+/** A disk that is full or read-only is not fixed in seconds; ask callers to wait a while. */
+const STATE_WRITE_RETRY_SECONDS = 30;
 const INTERNAL = 'Something went wrong on our side; try again, and tell the operator if it keeps failing.';
 
 function bodyIssue(code: string | undefined): ValidationIssue | null {
@@ -45,6 +47,15 @@ export function errorHandler(
       .code(503)
       .header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))))
       .send({ detail: 'Every GPU is busy and the queue is full; try again in a little while.' });
+  }
+  // Matched by name: the session machinery's StateWriteError (sessions/types.ts) carries a sentence for
+  // the caller and the system's error as its cause, which only the log gets.
+  if ((error as Error).name === 'StateWriteError') {
+    request.log.error({ err: (error as Error).cause ?? error }, 'could not save the session state');
+    return reply
+      .code(503)
+      .header('retry-after', String(STATE_WRITE_RETRY_SECONDS))
+      .send({ detail: error.message });
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return reply.code(413).send({ detail: TOO_LARGE });
