@@ -1,0 +1,123 @@
+/**
+ * The portal while the service crashes and comes back (SIGKILL, then a start on the same port and data
+ * directory): one banner instead of scattered errors, recovery without a reload, and a pending session whose
+ * wizard keeps polling through the outage and opens the viewer once the session is ready.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { startRestartableStack, type RestartableStack } from './support/restartable-stack';
+
+const profiles = `
+profiles:
+  - id: small
+    name: Small
+    description: 320x180 at 15 fps.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15 }
+`;
+const app = (id: string, name: string) => `
+  - id: ${id}
+    name: ${name}
+    description: ${name} for the fault tests.
+    tags: [test]
+    versions:
+      - { version: 1.0.0, description: First. }`;
+const catalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}\n${profiles}`;
+const grownCatalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}${app('sample-player', 'Sample Player')}\n${profiles}`;
+
+/** Starts a session through the API and waits until it runs (it fills the only GPU). */
+async function startRunningSession(request: APIRequestContext, apiURL: string): Promise<string> {
+  const res = await request.post(`${apiURL}/stream`, { data: { id: 'sample-editor', profile: 'small' } });
+  expect([200, 202]).toContain(res.status());
+  const { id } = (await res.json()) as { id: string };
+  await expect
+    .poll(async () => (await request.get(`${apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
+    .toBe(200);
+  return id;
+}
+
+test.describe('portal under faults', () => {
+  let stack: RestartableStack;
+  test.beforeEach(async () => {
+    stack = await startRestartableStack({ catalog, env: { STREAMGATE_CAPACITY: '1' } });
+  });
+  test.afterEach(async () => {
+    await stack?.stop();
+  });
+
+  test('service down: one banner over the data shown; service back: banner gone, catalog fresh, no reload', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const banner = page.getByText(`Cannot reach the Streamgate service at ${stack.apiURL}. Retrying…`, {
+      exact: true,
+    });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.goto(`${stack.baseURL}/apps`);
+    const list = page.getByRole('region', { name: 'Applications' });
+    await expect(list.getByRole('article')).toHaveCount(2);
+    // Open Sessions while the service is up: its page loads now, and it refreshes its list every few seconds.
+    await nav.getByRole('link', { name: 'Sessions' }).click();
+    await expect(page.getByText(/No sessions/)).toBeVisible();
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+
+    await stack.crash();
+    // The next refresh of the list finds no service.
+    await expect(banner).toBeVisible({ timeout: 20_000 });
+    await nav.getByRole('link', { name: 'Catalog' }).click();
+    await expect(banner).toBeVisible();
+    await expect(list.getByRole('article')).toHaveCount(2);
+    await expect(page.getByRole('button', { name: 'Retry now' })).toBeVisible();
+
+    // The service comes back with a larger catalog; nobody touches the page.
+    await stack.writeCatalog(grownCatalog);
+    await stack.restart();
+    const back = Date.now();
+    await expect(banner).toBeHidden({ timeout: 30_000 });
+    const bannerGoneMs = Date.now() - back;
+    await expect(list.getByRole('link', { name: 'Sample Player' })).toBeVisible();
+    const refreshedMs = Date.now() - back;
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    console.log(
+      `service back -> banner gone: ${bannerGoneMs} ms; -> new catalog shown: ${refreshedMs} ms (no reload)`,
+    );
+  });
+
+  test('a pending session survives a crash and restart of the service: the wizard opens its viewer', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const first = await startRunningSession(request, stack.apiURL);
+
+    await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Waiting for a free GPU' })).toBeVisible({
+      timeout: 20_000,
+    });
+    const second = new URL(page.url()).searchParams.get('session');
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+
+    // SIGKILL: the running application outlives the service; the queued session is on disk.
+    await stack.crash();
+    await expect(page.getByText('Lost contact with the service, still trying…')).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByText('Phase: pending')).toBeVisible();
+
+    await stack.restart();
+    const back = Date.now();
+    // The new service adopted the first session; ending it frees the GPU for the second.
+    await expect
+      .poll(async () => (await request.get(`${stack.apiURL}/stream/${first}`)).status(), {
+        timeout: 30_000,
+      })
+      .toBe(200);
+    expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
+    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`), { timeout: 60_000 });
+    console.log(`service back -> viewer of the waiting session opened: ${Date.now() - back} ms`);
+    expect((await request.get(`${stack.apiURL}/stream/${second}`)).status()).toBe(200);
+  });
+});
