@@ -26,6 +26,7 @@ import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
 import {
   QueueFullError,
+  StateWriteError,
   type SessionCounts,
   type SessionLogger,
   type SessionManager,
@@ -75,15 +76,36 @@ export function createSessionManager(
     stopLater: (pgid) => background(stopGroup(pgid, options.stopGraceMs)),
   });
 
-  const copy = (record: SessionRecord): SessionRecord => structuredClone(record);
-  const occupying = () =>
-    [...entries.values()].filter((e) => ['starting', 'ready', 'ending'].includes(e.phase)).length;
+  /**
+   * What callers get: a copy, so that they cannot change the manager's record. `arguments` is shared:
+   * nothing changes it after create(). A queued session's message is made here from its place in the
+   * queue, rather than rewritten on every record each time the queue moves.
+   */
+  function copy(entry: Entry): SessionRecord {
+    const { record } = entry;
+    const result = { ...record };
+    if (record.ports) result.ports = { ...record.ports };
+    if (entry.phase === 'queued') result.message = waitingMessage(Math.max(0, queue.indexOf(entry)));
+    return result;
+  }
+
+  function occupying(): number {
+    let count = 0;
+    for (const entry of entries.values()) {
+      if (entry.phase === 'starting' || entry.phase === 'ready' || entry.phase === 'ending') count++;
+    }
+    return count;
+  }
+
+  /** Resolves once a write that holds the current state is on disk; rejects when that write failed. */
+  function save(): Promise<void> {
+    const saved = store.save(() => [...entries.values()].map(persisted));
+    saved.catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
+    return saved;
+  }
 
   function changed(): void {
-    queue.forEach((entry, index) => (entry.record.message = waitingMessage(index)));
-    store
-      .save(() => [...entries.values()].map(persisted))
-      .catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
+    void save().catch(() => undefined);
     for (const listener of [...listeners]) listener();
   }
 
@@ -140,6 +162,9 @@ export function createSessionManager(
   }
 
   function waitSettled(entry: Entry, timeoutMs: number): Promise<void> {
+    // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast start:
+    // answering pending at once is honest, and spares a timer and a listener per request.
+    if (timeoutMs <= 0 || entry.phase === 'queued') return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -270,14 +295,22 @@ export function createSessionManager(
       entries.set(entry.record.id, entry);
       queue.push(entry);
       pump();
-      changed();
+      // Accepted means on disk: a crash right after the answer must not lose the session.
+      const saved = save();
+      for (const listener of [...listeners]) listener();
+      try {
+        await saved;
+      } catch (error) {
+        await end(entry.record.id);
+        throw new StateWriteError(error as Error);
+      }
       await waitSettled(entry, options.readyWaitMs);
-      return copy(entry.record);
+      return copy(entry);
     },
 
     get(id) {
       const entry = entries.get(id);
-      return entry ? copy(entry.record) : undefined;
+      return entry ? copy(entry) : undefined;
     },
 
     list(owner, offset, limit) {
@@ -286,7 +319,7 @@ export function createSessionManager(
         .sort((a, b) => a.seq - b.seq);
       return {
         count: mine.length,
-        items: mine.slice(offset, offset + limit).map((entry) => copy(entry.record)),
+        items: mine.slice(offset, offset + limit).map(copy),
       };
     },
 

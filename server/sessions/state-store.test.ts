@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateStore } from './state-store.ts';
 import { removeDir, tempDataDir } from './test-support.ts';
@@ -15,6 +15,8 @@ describe('StateStore', () => {
     const store = new StateStore<{ n: number }>(dir);
     expect(await store.load()).toEqual({ sessions: [], source: 'none', problems: [] });
     await store.save(() => [{ n: 1 }, { n: 2 }]);
+    // The backup copy follows the main file; flush() waits for it too.
+    await store.flush();
     expect((await new StateStore<{ n: number }>(dir).load()).sessions).toEqual([{ n: 1 }, { n: 2 }]);
     // No temporary file is left beside it.
     expect((await readdir(dir)).sort()).toEqual(['sessions.json', 'sessions.json.bak']);
@@ -38,6 +40,7 @@ describe('StateStore', () => {
     dir = await tempDataDir();
     const store = new StateStore<string>(dir);
     await store.save(() => ['kept']);
+    await store.flush();
     const text = await readFile(store.file, 'utf8');
     await writeFile(store.file, text.slice(0, 10));
     const loaded = await store.load();
@@ -55,5 +58,55 @@ describe('StateStore', () => {
     const loaded = await store.load();
     expect(loaded).toMatchObject({ sessions: [], source: 'none' });
     expect(loaded.problems).toHaveLength(2);
+  });
+
+  it('resolves each save after a write that started after it, while other saves keep coming', async () => {
+    dir = await tempDataDir();
+    const store = new StateStore<number>(dir);
+    let counter = 0;
+    let going = true;
+    // A steady stream of saves that never lets the write loop go idle.
+    const stream = (async () => {
+      while (going) {
+        void store.save(() => [++counter]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    for (let i = 0; i < 5; i++) {
+      const asked = counter;
+      await store.save(() => [++counter]);
+      // What is on disk was taken after the call, so it holds at least what the caller saw.
+      const [onDisk] = (await new StateStore<number>(dir).load()).sessions;
+      expect(onDisk).toBeGreaterThan(asked);
+    }
+    going = false;
+    await stream;
+    await store.flush();
+    expect((await store.load()).sessions).toEqual([counter]);
+  });
+
+  it('shares one write among the saves made while another is under way', async () => {
+    dir = await tempDataDir();
+    const store = new StateStore<number>(dir);
+    let snapshots = 0;
+    const first = store.save(() => [snapshots++]);
+    const rest = Array.from({ length: 10 }, () => store.save(() => [snapshots++]));
+    await Promise.all([first, ...rest]);
+    expect(snapshots).toBe(2);
+  });
+
+  it('rejects the saves whose write failed, and writes again once it can', async () => {
+    dir = await tempDataDir();
+    const store = new StateStore<string>(dir);
+    await store.save(() => ['before']);
+    // A directory where the temporary file goes makes the write fail, even for root.
+    const blocker = `${store.file}.tmp-${process.pid}`;
+    await mkdir(blocker);
+    const failed = await Promise.allSettled([store.save(() => ['lost']), store.save(() => ['lost'])]);
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['before']);
+    await rmdir(blocker);
+    await store.save(() => ['after']);
+    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['after']);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Durable session state: one JSON file, replaced atomically (write a temporary file, fsync, rename,
  * fsync the directory) so that a crash at any moment leaves either the old or the new file, never a
- * mix. A second copy (`.bak`) is written the same way after each save, so that a file damaged from
- * outside (a torn copy, a full disk, an editor) still leaves the last good state to recover from.
+ * mix. A second copy (`.bak`) is written the same way, so that a file damaged from outside (a torn
+ * copy, a full disk, an editor) still leaves a good state to recover from. The copy is written when
+ * saves pause, or at least every `backupEveryMs` under continuous load: it costs a second fsync, and
+ * callers wait only for the main file.
  */
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +46,11 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   }
 }
 
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
 function parse<T>(text: string): T[] {
   const data = JSON.parse(text) as Partial<StateFile<T>> | null;
   if (!data || data.version !== 1 || !Array.isArray(data.sessions)) {
@@ -56,10 +63,21 @@ function parse<T>(text: string): T[] {
 export class StateStore<T> {
   readonly file: string;
   readonly backup: string;
-  private writing: Promise<void> | undefined;
-  private pending: (() => T[]) | undefined;
+  /** The newest snapshot asked for, taken when the next write starts. */
+  private latest: (() => T[]) | undefined;
+  /** Callers waiting for the next write to start and complete. */
+  private waiting: Waiter[] = [];
+  /** The write loop while it runs; `flush()` waits on it. */
+  private running: Promise<void> | undefined;
+  /** The text last written to the main file and not yet to the backup. */
+  private unbacked: string | undefined;
+  private backedAt = 0;
 
-  constructor(dataDir: string, name = 'sessions.json') {
+  constructor(
+    dataDir: string,
+    name = 'sessions.json',
+    private readonly backupEveryMs = 1_000,
+  ) {
     this.file = path.join(dataDir, name);
     this.backup = `${this.file}.bak`;
   }
@@ -92,33 +110,59 @@ export class StateStore<T> {
   }
 
   /**
-   * Saves a snapshot. Calls made while a write is under way coalesce into one more write of the latest
-   * snapshot, taken when that write starts, so the file always ends at the newest state.
+   * Saves a snapshot. The promise resolves once the first write that starts after this call is on
+   * disk (group commit: the calls made while a write is under way share the next one, which takes the
+   * newest snapshot), so a caller waits for at most two writes however long saves keep coming. It
+   * rejects when that write fails.
    */
   save(snapshot: () => T[]): Promise<void> {
-    this.pending = snapshot;
-    this.writing ??= this.drain();
-    return this.writing;
+    this.latest = snapshot;
+    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.running ??= this.drain();
+    return promise;
   }
 
-  /** Resolves when every save asked for so far is on disk. */
+  /** Resolves when every save asked for so far is on disk, or has failed. */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing.catch(() => undefined);
+    while (this.running) await this.running;
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.pending) {
-        const snapshot = this.pending;
-        this.pending = undefined;
-        const state: StateFile<T> = { version: 1, savedAt: new Date().toISOString(), sessions: snapshot() };
-        const text = `${JSON.stringify(state, null, 2)}\n`;
-        await writeAtomically(this.file, text);
-        await writeAtomically(this.backup, text);
+      while (this.waiting.length > 0 || this.unbacked !== undefined) {
+        if (this.waiting.length === 0) {
+          // Saves paused: bring the backup up to date before the loop ends.
+          await this.writeBackup();
+          continue;
+        }
+        const batch = this.waiting;
+        const snapshot = this.latest as () => T[];
+        this.waiting = [];
+        this.latest = undefined;
+        try {
+          const state: StateFile<T> = { version: 1, savedAt: new Date().toISOString(), sessions: snapshot() };
+          const text = `${JSON.stringify(state)}\n`;
+          await writeAtomically(this.file, text);
+          this.unbacked = text;
+        } catch (error) {
+          for (const waiter of batch) waiter.reject(error as Error);
+          continue;
+        }
+        for (const waiter of batch) waiter.resolve();
+        if (Date.now() - this.backedAt >= this.backupEveryMs) await this.writeBackup();
       }
     } finally {
-      // In the same turn as the last check of `pending`, so a save cannot slip between the two.
-      this.writing = undefined;
+      // In the same turn as the last check of `waiting`, so a save cannot slip between the two.
+      this.running = undefined;
     }
+  }
+
+  /** A failed backup is not the caller's failure: the main file holds the state; the next one retries. */
+  private async writeBackup(): Promise<void> {
+    const text = this.unbacked;
+    this.unbacked = undefined;
+    this.backedAt = Date.now();
+    if (text === undefined) return;
+    await writeAtomically(this.backup, text).catch(() => undefined);
   }
 }

@@ -94,6 +94,25 @@ export class QueueFullError extends Error {
   }
 }
 
+/**
+ * Thrown by `create` when the state file holding the new session could not be written; the session
+ * has been undone (no GPU, port or queue place is left taken). The route answers 503: the message is
+ * a sentence a person can act on, and names no file; `cause` holds the system's error for the log.
+ */
+export class StateWriteError extends Error {
+  constructor(cause: Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'the disk is full'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'the data directory is not writable'
+          : 'the data directory cannot be written';
+    super(`The service cannot save sessions right now (${why}); try again later.`, { cause });
+    this.name = 'StateWriteError';
+  }
+}
+
 export interface SessionCounts {
   pending: number;
   ready: number;

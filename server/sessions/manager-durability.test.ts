@@ -1,0 +1,91 @@
+import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useManagerHarness } from './manager-harness.ts';
+import type { PersistedSession } from './session-entry.ts';
+import { freeBlock, standInRequest, waitFor } from './test-support.ts';
+import { StateWriteError, type SessionManager } from './types.ts';
+
+// This file's ports: 43000-43019.
+const FIRST = 43000;
+const LAST = 43019;
+
+const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
+
+async function savedIds(): Promise<Set<string>> {
+  const text = await readFile(path.join(dataDir(), 'sessions.json'), 'utf8');
+  const state = JSON.parse(text) as { sessions: PersistedSession[] };
+  return new Set(state.sessions.map((session) => session.record.id));
+}
+
+/** Makes every state write fail (a directory where the temporary file goes), until the returned undo. */
+async function blockWrites(): Promise<() => Promise<void>> {
+  const blocker = path.join(dataDir(), `sessions.json.tmp-${process.pid}`);
+  // A write under way holds that name for a moment.
+  await waitFor('the state writes under way to end', () =>
+    mkdir(blocker).then(
+      () => true,
+      () => false,
+    ),
+  );
+  return () => rmdir(blocker);
+}
+
+async function createFails(m: SessionManager): Promise<StateWriteError> {
+  const error: unknown = await m.create(standInRequest()).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(StateWriteError);
+  return error as StateWriteError;
+}
+
+describe('session manager: durable creation', () => {
+  it('answers every concurrent create only once its session is on disk, while other saves keep coming', async () => {
+    const m = await setup({ capacity: 1, queueLimit: 100 });
+    track(await m.create(standInRequest()));
+    let going = true;
+    // Sessions created and ended one after another keep the state file busy throughout.
+    const churn = (async () => {
+      while (going) await m.end((await m.create(standInRequest())).id);
+    })();
+    const created = await Promise.all(Array.from({ length: 20 }, () => m.create(standInRequest())));
+    const onDisk = await savedIds();
+    going = false;
+    await churn;
+    for (const record of created) {
+      expect(onDisk.has(record.id)).toBe(true);
+      expect(record.state).toBe('pending');
+    }
+  });
+
+  it('undoes a session that started when its save fails: no session, no port, no GPU is left taken', async () => {
+    const first = await freeBlock(FIRST, LAST, 2);
+    // One port pair and one GPU: a leak of either would stop the next session.
+    const m = await setup({ capacity: 1, portRange: { first, last: first + 1 } });
+    const unblock = await blockWrites();
+    const error = await createFails(m);
+    expect(error.message).toBe(
+      'The service cannot save sessions right now (the data directory cannot be written); try again later.',
+    );
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(m.list(null, 0, 10).count).toBe(0);
+    await unblock();
+    const next = await m.create(standInRequest());
+    expect(next.message).toBe('Starting USD Viewer 1.2.0');
+    expect((await ready(m, next.id)).ports).toEqual({ signaling: first, media: first + 1 });
+    expect((await savedIds()).has(next.id)).toBe(true);
+  });
+
+  it('undoes a queued session when its save fails, leaving its place in the queue free', async () => {
+    const m = await setup({ capacity: 1, queueLimit: 1 });
+    const holder = track(await m.create(standInRequest()))!;
+    const unblock = await blockWrites();
+    await createFails(m);
+    expect(m.counts()).toMatchObject({ queued: 0 });
+    expect(m.list(null, 0, 10).items.map((record) => record.id)).toEqual([holder.id]);
+    await unblock();
+    const next = await m.create(standInRequest());
+    expect(next.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+  });
+});
