@@ -10,7 +10,7 @@ import { standInCatalog } from '../server/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
-import { connectViewer } from './support/whep-viewer.ts';
+import { openViewer } from './support/whep-viewer.ts';
 
 const SERVICE_PORT = 18230;
 const PORTS = { first: 45100, last: 45139 };
@@ -132,9 +132,10 @@ describe('faults', () => {
     expect((await call(`${restarted.api}/stream/${standIn}`)).body.routes).toEqual(standInBefore.body.routes);
     const signaling = `http://127.0.0.1:${signalingPort(after.body)}`;
     expect((await fetch(`${signaling}/health`)).status).toBe(200);
-    const viewer = await connectViewer(signaling);
+    const viewer = await openViewer(signaling);
     expect(viewer.status).toBe(201);
-    expect(viewer.reply.event_type).toBe('loadingStateResponse');
+    expect(await viewer.ask('loadingStateQuery', 'loadingStateResponse')).toHaveProperty('payload');
+    await viewer.close();
 
     // The pending one waits its turn again or failed with a reason; either way it is not lost.
     const state = await call(`${restarted.api}/stream/${pending}`);

@@ -4,55 +4,106 @@
  */
 import { PeerConnection, Video, type DataChannel } from 'node-datachannel';
 
-export interface ViewerResult {
-  /** Status of POST /whep. */
-  status: number;
-  /** The application's answer to `loadingStateQuery` on the `messages` channel. */
-  reply: Record<string, unknown>;
-}
-
 /** Makes a real offer: what the player would send. */
-export async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection; messages: DataChannel }> {
+export async function makeOffer(): Promise<{
+  sdp: string;
+  pc: PeerConnection;
+  input: DataChannel;
+  messages: DataChannel;
+}> {
   const pc = new PeerConnection('viewer', { iceServers: [] });
   const video = new Video('0', 'RecvOnly');
   video.addVP8Codec(96);
   pc.addTrack(video);
   const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
-  pc.createDataChannel('input');
+  const input = pc.createDataChannel('input');
   const messages = pc.createDataChannel('messages');
-  return { sdp: await sdp, pc, messages };
+  return { sdp: await sdp, pc, input, messages };
+}
+
+export interface Viewer {
+  /** Status of POST /whep. */
+  status: number;
+  input: DataChannel;
+  messages: DataChannel;
+  /**
+   * Sends `{event_type, payload}` on `messages` and resolves with the first message of `replyType` that
+   * comes back (replies to earlier messages are skipped).
+   */
+  ask(
+    eventType: string,
+    replyType: string,
+    payload?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+  /** Every message received so far. */
+  received: Record<string, unknown>[];
+  /** DELETE of the WHEP resource, and the peer closed. */
+  close(): Promise<void>;
 }
 
 /**
- * Connects to `signalingUrl` (http://host:port), asks the loading state over the `messages` channel
- * and disconnects. Rejects when no reply comes within `timeoutMs` (a guard, not a measure).
+ * Connects to `signalingUrl` (http://host:port) and waits until both data channels are open. Rejects
+ * when POST /whep is not a 201, or the channels do not open within `timeoutMs` (a guard, not a measure).
  */
-export async function connectViewer(signalingUrl: string, timeoutMs = 20_000): Promise<ViewerResult> {
-  const { sdp, pc, messages } = await makeOffer();
-  try {
-    const res = await fetch(`${signalingUrl}/whep`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/sdp' },
-      body: sdp,
-    });
-    const answer = await res.text();
-    if (res.status !== 201) return { status: res.status, reply: {} };
-    const reply = new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no reply on the messages channel')), timeoutMs);
-      messages.onMessage((message) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(String(message)) as Record<string, unknown>);
-      });
-      messages.onOpen(() =>
-        messages.sendMessage(JSON.stringify({ event_type: 'loadingStateQuery', payload: {} })),
-      );
-    });
-    pc.setRemoteDescription(answer, 'answer');
-    const location = res.headers.get('location');
-    const result = { status: res.status, reply: await reply };
-    if (location) await fetch(new URL(location, signalingUrl), { method: 'DELETE' });
-    return result;
-  } finally {
+export async function openViewer(signalingUrl: string, timeoutMs = 20_000): Promise<Viewer> {
+  const { sdp, pc, input, messages } = await makeOffer();
+  const replies: Record<string, unknown>[] = [];
+  const received: Record<string, unknown>[] = [];
+  let wake: (() => void) | undefined;
+  messages.onMessage((message) => {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(String(message)) as Record<string, unknown>;
+    } catch {
+      parsed = { unparsed: String(message) };
+    }
+    replies.push(parsed);
+    received.push(parsed);
+    wake?.();
+  });
+  const opened = (channel: DataChannel) =>
+    new Promise<void>((resolve) => (channel.isOpen() ? resolve() : channel.onOpen(() => resolve())));
+  const res = await fetch(`${signalingUrl}/whep`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp' },
+    body: sdp,
+  });
+  const answer = await res.text();
+  if (res.status !== 201) {
     pc.close();
+    throw new Error(`POST /whep answered ${res.status}: ${answer}`);
   }
+  const location = new URL(res.headers.get('location') ?? '/whep', signalingUrl);
+  pc.setRemoteDescription(answer, 'answer');
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([opened(input), opened(messages)]),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the data channels did not open')), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    status: res.status,
+    input,
+    messages,
+    received,
+    async ask(eventType, replyType, payload = {}) {
+      replies.length = 0;
+      messages.sendMessage(JSON.stringify({ event_type: eventType, payload }));
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = replies.findIndex((reply) => reply.event_type === replyType);
+        if (index >= 0) return replies.splice(index, 1)[0] as Record<string, unknown>;
+        if (Date.now() > deadline) throw new Error(`no ${replyType} in reply to ${eventType}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    async close() {
+      await fetch(location, { method: 'DELETE' }).catch(() => undefined);
+      pc.close();
+    },
+  };
 }
