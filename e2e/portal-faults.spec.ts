@@ -63,8 +63,10 @@ test.describe('portal under faults', () => {
     });
 
     await stack.crash();
+    const down = Date.now();
     // The next refresh of the list finds no service.
     await expect(banner).toBeVisible({ timeout: 20_000 });
+    const bannerShownMs = Date.now() - down;
     await nav.getByRole('link', { name: 'Catalog' }).click();
     await expect(banner).toBeVisible();
     await expect(list.getByRole('article')).toHaveCount(2);
@@ -80,7 +82,8 @@ test.describe('portal under faults', () => {
     const refreshedMs = Date.now() - back;
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
     console.log(
-      `service back -> banner gone: ${bannerGoneMs} ms; -> new catalog shown: ${refreshedMs} ms (no reload)`,
+      `service down -> banner shown: ${bannerShownMs} ms (the Sessions list refreshes every 5 s); ` +
+        `service back -> banner gone: ${bannerGoneMs} ms; -> new catalog shown: ${refreshedMs} ms (no reload)`,
     );
   });
 
@@ -102,9 +105,11 @@ test.describe('portal under faults', () => {
 
     // SIGKILL: the running application outlives the service; the queued session is on disk.
     await stack.crash();
+    const down = Date.now();
     await expect(page.getByText('Lost contact with the service, still trying…')).toBeVisible({
       timeout: 30_000,
     });
+    console.log(`service down -> "Lost contact" shown: ${Date.now() - down} ms`);
     await expect(page.getByText('Phase: pending')).toBeVisible();
 
     await stack.restart();
