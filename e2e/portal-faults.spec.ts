@@ -91,6 +91,25 @@ test.describe('portal under faults', () => {
     );
   });
 
+  test('a page whose code cannot be downloaded while the service is down opens by itself once it is back', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.goto(`${stack.baseURL}/apps`);
+    await expect(page.getByRole('region', { name: 'Applications' }).getByRole('article')).toHaveCount(2);
+
+    await stack.crash();
+    // The launch page loads only when opened, and its code is on the service that just went away.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Launch' }).click();
+    await expect(
+      page.getByText(/This page could not be downloaded: the server did not answer/),
+    ).toBeVisible();
+
+    await stack.restart();
+    await expect(page.getByRole('form', { name: 'Launch options' })).toBeVisible({ timeout: 30_000 });
+    await expect(page).toHaveURL(`${stack.baseURL}/launch`);
+  });
+
   test('a pending session survives a crash and restart of the service: the wizard opens its viewer', async ({
     page,
     request,

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { describeError } from '../lib/error-text';
+import { isChunkLoadError, useReloadWhenBack } from './use-reload-when-back';
 
 /** The route error boundary: server failures (5xx) land here. */
 export function RouteError() {
@@ -16,15 +17,24 @@ export function NotFoundPage() {
   return <ErrorPage error={undefined} notFound />;
 }
 
+const reloadPage = () => window.location.reload();
+
 function ErrorPage({ error, notFound }: { error: unknown; notFound: boolean }) {
+  const unloaded = isChunkLoadError(error);
+  useReloadWhenBack(unloaded, reloadPage);
+  const message = notFound
+    ? 'There is no page at this address.'
+    : unloaded
+      ? 'This page could not be downloaded: the server did not answer. It opens by itself when the server is back.'
+      : describeError(error);
   return (
     <Stack spacing={2} sx={{ p: 3 }}>
       <Typography variant="h4" component="h1">
         {notFound ? 'Page not found' : 'Something went wrong'}
       </Typography>
-      <Alert severity="error">{notFound ? 'There is no page at this address.' : describeError(error)}</Alert>
+      <Alert severity="error">{message}</Alert>
       <Stack direction="row" spacing={1}>
-        <Button variant="contained" onClick={() => window.location.reload()}>
+        <Button variant="contained" onClick={reloadPage}>
           Reload
         </Button>
         <Button component={RouterLink} to="/">
