@@ -10,9 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
 
-export const APP_PORT = 18090;
-export const BARE_PORT = 18091;
-export const LAYER_PORT = 18092;
+/** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
+const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
+export const APP_PORT = BASE_PORT;
+export const BARE_PORT = BASE_PORT + 1;
+export const LAYER_PORT = BASE_PORT + 2;
+/** Ports of the sessions: the stand-in that holds the GPU takes one pair. */
+const SESSION_PORTS = { first: BASE_PORT + 190, last: BASE_PORT + 199 };
 
 /** The service's answers, replayed byte for byte by the bare server. */
 export interface Canned {
@@ -20,12 +24,18 @@ export interface Canned {
   postBody: string;
 }
 
-/** Children report the CPU time they have used, so that cost per request can be told from contention. */
+/** Sessions the real manager accepted: create() resolves only once the session is on disk. */
+let accepted = 0;
+
+/**
+ * Children report the CPU time they have used, so that cost per request can be told from contention,
+ * and the sessions accepted so far.
+ */
 function answerCpu(): void {
   process.on('message', (message) => {
     if (message !== 'cpu') return;
     const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
+    process.send?.({ cpu: user + system, accepted });
   });
 }
 
@@ -68,10 +78,15 @@ async function serveApp(): Promise<void> {
   const { createSessionManager } = await import('../server/sessions/manager.ts');
   const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
-  const config = { ...loadConfig({ LOG_LEVEL: 'info' }), port: APP_PORT, dataDir };
-  const manager = createSessionManager({
+  // No per-caller rate limit: every request of the load is one caller, and a 429 is not an accepted session.
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'info', STREAMGATE_RATE_LIMIT: 'off' }),
+    port: APP_PORT,
     dataDir,
-    portRange: { first: 48280, last: 48289 },
+  };
+  const real = createSessionManager({
+    dataDir,
+    portRange: SESSION_PORTS,
     capacity: 1,
     queueLimit: 1_000_000,
     publicHost: '127.0.0.1',
@@ -79,7 +94,15 @@ async function serveApp(): Promise<void> {
     failedRetentionMs: 60_000,
     stopGraceMs: 1_000,
   });
-  await manager.start();
+  await real.start();
+  const manager: SessionManager = {
+    ...real,
+    async create(request) {
+      const record = await real.create(request);
+      accepted++;
+      return record;
+    },
+  };
   // The one GPU is taken by a long-lived stand-in application, so every POST queues and answers 202.
   const holder = await manager.create({
     owner: 'bench',

@@ -3,7 +3,7 @@
  * the same run: GET /api/cfg/apps/{id}, and POST /api/stream answered 202. Also the CPU time each
  * server spends per request, a figure that load from other programs on the machine disturbs less.
  *
- * Run: `npx tsx bench/server.ts` (about 50 s). Each server runs in a child process of its own
+ * Run: `npx tsx bench/server.ts` (about 50 s; BENCH_PORT=<n> moves its ports from 18090). Each server runs in a child process of its own
  * (bench/server-targets.ts) and the load comes from autocannon in another, so no two share an event loop.
  *
  * POST is kept honest this way: the service's only GPU (capacity 1) is held by a stand-in application
@@ -30,12 +30,20 @@ const GET_PATH = '/api/cfg/apps/usd-viewer';
 const POST_PATH = '/api/stream';
 const POST_BODY = JSON.stringify({ id: 'usd-viewer', profile: 'default' });
 
-function cpuOf(child: ChildProcess): Promise<number> {
+interface Usage {
+  /** CPU time used so far, in microseconds. */
+  cpu: number;
+  /** Sessions the service accepted so far, each on disk before its answer (the bare server: none). */
+  accepted: number;
+}
+
+function usageOf(child: ChildProcess): Promise<Usage> {
   return new Promise((resolve) => {
     const onMessage = (message: unknown) => {
       if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
       child.off('message', onMessage);
-      resolve(Number((message as { cpu: number }).cpu));
+      const usage = message as Partial<Usage>;
+      resolve({ cpu: Number(usage.cpu), accepted: Number(usage.accepted ?? 0) });
     };
     child.on('message', onMessage);
     child.send('cpu');
@@ -70,6 +78,8 @@ interface Load {
   p99: number;
   ok: number;
   other: number;
+  /** Sessions the service accepted during the load. */
+  accepted: number;
 }
 
 /** One autocannon run in a process of its own; its JSON report read back. */
@@ -97,6 +107,7 @@ function load(url: string, post: boolean, seconds: number): Promise<Load> {
         p99: report.latency.p99,
         ok: report['2xx'],
         other: report.non2xx + report.errors,
+        accepted: 0,
       });
     });
   });
@@ -110,14 +121,19 @@ function combine(loads: Load[]): Load {
     p99: Math.max(...loads.map((l) => l.p99)),
     ok: loads.reduce((sum, l) => sum + l.ok, 0),
     other: loads.reduce((sum, l) => sum + l.other, 0),
+    accepted: loads.reduce((sum, l) => sum + l.accepted, 0),
   };
 }
 
 async function round(server: ChildProcess, url: string, post: boolean): Promise<Load> {
-  const before = await cpuOf(server);
+  const before = await usageOf(server);
   const result = await load(url, post, ROUND_S);
-  const used = (await cpuOf(server)) - before;
-  return { ...result, cpuUs: used / Math.max(1, result.ok + result.other) };
+  const after = await usageOf(server);
+  return {
+    ...result,
+    cpuUs: (after.cpu - before.cpu) / Math.max(1, result.ok + result.other),
+    accepted: after.accepted - before.accepted,
+  };
 }
 
 interface Server {
@@ -195,6 +211,12 @@ async function main(): Promise<void> {
         `${ours.p99} ms`,
       ]);
       if (ours.other > 0) console.log(`  ${name}: ${ours.other} answers of the service were not 2xx`);
+      if (name.startsWith('POST') && ours.accepted > 0) {
+        console.log(
+          `  ${name}: ${ours.accepted} sessions accepted, each on disk before its answer ` +
+            `(${ours.ok} 2xx counted by the load)`,
+        );
+      }
     }
     console.log('* the same service code over sessions kept in memory, without the queue and durable state');
     const worst = Math.min(...rows.slice(0, 2).map(([, s, b]) => s.rps / b.rps));

@@ -72,9 +72,10 @@ async function saves(): Promise<void> {
       samples.push(performance.now() - started);
     }
   } finally {
+    await store.flush();
     await removeDir(dir);
   }
-  summary('durable save, 100 sessions (2 files, fsync)', samples);
+  summary('durable save, 100 sessions (fsync; backup beside)', samples);
 }
 
 await ports();

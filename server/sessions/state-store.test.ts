@@ -93,6 +93,7 @@ describe('StateStore', () => {
     const rest = Array.from({ length: 10 }, () => store.save(() => [snapshots++]));
     await Promise.all([first, ...rest]);
     expect(snapshots).toBe(2);
+    await store.flush();
   });
 
   it('rejects the saves whose write failed, and writes again once it can', async () => {
@@ -108,5 +109,6 @@ describe('StateStore', () => {
     await rmdir(blocker);
     await store.save(() => ['after']);
     expect((await new StateStore<string>(dir).load()).sessions).toEqual(['after']);
+    await store.flush();
   });
 });

@@ -2,9 +2,9 @@
  * Durable session state: one JSON file, replaced atomically (write a temporary file, fsync, rename,
  * fsync the directory) so that a crash at any moment leaves either the old or the new file, never a
  * mix. A second copy (`.bak`) is written the same way, so that a file damaged from outside (a torn
- * copy, a full disk, an editor) still leaves a good state to recover from. The copy is written when
- * saves pause, or at least every `backupEveryMs` under continuous load: it costs a second fsync, and
- * callers wait only for the main file.
+ * copy, a full disk, an editor) still leaves a good state to recover from. The copy is written beside
+ * the next write of the main file rather than after it, and callers wait only for the main file, so
+ * the copy adds nothing to the time a save takes; it lags the main file by at most one write.
  */
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -67,17 +67,14 @@ export class StateStore<T> {
   private latest: (() => T[]) | undefined;
   /** Callers waiting for the next write to start and complete. */
   private waiting: Waiter[] = [];
-  /** The write loop while it runs; `flush()` waits on it. */
+  /** The write loop of the main file while it runs. */
   private running: Promise<void> | undefined;
-  /** The text last written to the main file and not yet to the backup. */
+  /** The newest text of the main file that the backup does not hold yet. */
   private unbacked: string | undefined;
-  private backedAt = 0;
+  /** The write loop of the backup while it runs. */
+  private backingUp: Promise<void> | undefined;
 
-  constructor(
-    dataDir: string,
-    name = 'sessions.json',
-    private readonly backupEveryMs = 1_000,
-  ) {
+  constructor(dataDir: string, name = 'sessions.json') {
     this.file = path.join(dataDir, name);
     this.backup = `${this.file}.bak`;
   }
@@ -122,19 +119,14 @@ export class StateStore<T> {
     return promise;
   }
 
-  /** Resolves when every save asked for so far is on disk, or has failed. */
+  /** Resolves when every save asked for so far is on disk (or has failed), and its backup too. */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.backingUp) await (this.running ?? this.backingUp);
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length > 0 || this.unbacked !== undefined) {
-        if (this.waiting.length === 0) {
-          // Saves paused: bring the backup up to date before the loop ends.
-          await this.writeBackup();
-          continue;
-        }
+      while (this.waiting.length > 0) {
         const batch = this.waiting;
         const snapshot = this.latest as () => T[];
         this.waiting = [];
@@ -142,6 +134,7 @@ export class StateStore<T> {
         try {
           const state: StateFile<T> = { version: 1, savedAt: new Date().toISOString(), sessions: snapshot() };
           const text = `${JSON.stringify(state)}\n`;
+          this.backUp();
           await writeAtomically(this.file, text);
           this.unbacked = text;
         } catch (error) {
@@ -149,20 +142,28 @@ export class StateStore<T> {
           continue;
         }
         for (const waiter of batch) waiter.resolve();
-        if (Date.now() - this.backedAt >= this.backupEveryMs) await this.writeBackup();
       }
     } finally {
       // In the same turn as the last check of `waiting`, so a save cannot slip between the two.
       this.running = undefined;
+      this.backUp();
     }
   }
 
-  /** A failed backup is not the caller's failure: the main file holds the state; the next one retries. */
-  private async writeBackup(): Promise<void> {
-    const text = this.unbacked;
-    this.unbacked = undefined;
-    this.backedAt = Date.now();
-    if (text === undefined) return;
-    await writeAtomically(this.backup, text).catch(() => undefined);
+  /** Starts the backup write of the last text on disk, unless one is under way (it is taken up after). */
+  private backUp(): void {
+    if (this.unbacked === undefined) return;
+    this.backingUp ??= (async () => {
+      try {
+        while (this.unbacked !== undefined) {
+          const text = this.unbacked;
+          this.unbacked = undefined;
+          // A failed backup is not the caller's failure: the main file holds the state.
+          await writeAtomically(this.backup, text).catch(() => undefined);
+        }
+      } finally {
+        this.backingUp = undefined;
+      }
+    })();
   }
 }
