@@ -150,6 +150,8 @@ describe('security', () => {
       (await call(`${service.api}/stream/${sessionId}`, { method: 'DELETE', token: TOKENS.alice })).status,
     ).toBe(204);
     await until('the application to exit', () => processesWith(sessionId).length === 0);
+    // The log is written asynchronously: wait for the line of that DELETE, the last request made.
+    await until('the log of the last request', () => service.output().includes('"method":"DELETE"'));
     const log = service.output();
     expect(log).toContain('"msg":"request"');
     for (const token of [...Object.values(TOKENS), 'wrong-token']) {

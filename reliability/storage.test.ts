@@ -11,7 +11,7 @@ import { standInCatalog } from '../server/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { heldPorts } from './support/ports.ts';
-import { removeWorkDir, startService, type Service } from './support/service.ts';
+import { removeWorkDir, startService, until, type Service } from './support/service.ts';
 
 const PORTS = { first: 45500, last: 45519 };
 const services: Service[] = [];
@@ -34,7 +34,8 @@ async function expectRefusedAndServing(service: Service, why: RegExp): Promise<v
   expect(res.body.detail).toMatch(why);
   expect(String(res.body.detail)).not.toContain(service.workDir);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  expect(service.output()).toMatch(/Could not save the session state|could not save the session state/);
+  // The log is written asynchronously; wait for the line rather than race it.
+  await until('the log to say why', () => /could not save the session state/i.test(service.output()));
   expect((await call(`${service.api}/cfg/apps`)).status).toBe(200);
   const list = await call(`${service.api}/stream`);
   expect(list.status).toBe(200);
@@ -55,8 +56,10 @@ describe('storage faults', () => {
     });
     services.push(service);
     for (let i = 0; i < 3; i++) await expectRefusedAndServing(service, /cannot save sessions/);
-    // Nothing holds a session port: no application was left running for the undone sessions.
-    expect(await heldPorts(range(PORTS.first, PORTS.first + 9))).toEqual([]);
+    // Nothing keeps holding a session port: the applications of the undone sessions were stopped.
+    await until('the session ports to be free', async () =>
+      (await heldPorts(range(PORTS.first, PORTS.first + 9))).length === 0 ? true : undefined,
+    );
     figure('POST /stream on a full disk', '503 with a sentence, 3 of 3');
   });
 
