@@ -25,18 +25,28 @@ export function probeUrl(base: string): string {
   return base === catalog ? `${base}/cfg/apps?tags=streamgate-probe` : `${base}/stream?limit=1`;
 }
 
+/** How long one probe may wait for an answer: a network that drops packets must not stall the retries. */
+export const PROBE_TIMEOUT_MS = 5000;
+
 /** Asks `base` once; any answer but a gateway failure proves the service is there. */
 export async function probeService(base: string, signal?: AbortSignal): Promise<boolean> {
   const { token } = getConfig();
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
+  const onAbort = () => timeout.abort();
+  signal?.addEventListener('abort', onAbort);
   try {
     const response = await globalThis.fetch(probeUrl(base), {
       cache: 'no-store',
       headers: token ? { Authorization: `Bearer ${token}` } : {},
-      ...(signal ? { signal } : {}),
+      signal: timeout.signal,
     });
     return !isGatewayFailure(response);
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 
