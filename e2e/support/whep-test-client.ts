@@ -79,8 +79,8 @@ export async function startStreamerProcess(extraArgs: string[] = []): Promise<St
   return { url, signalingPort, mediaPort, process: child, output: () => output, stop };
 }
 
-/** streamer/marks.ts as plain JavaScript that defines `window.streamgateMarks`. */
-function marksScript(): string {
+/** streamer/marks.ts as a script that defines `window.streamgateMarks` in a page. */
+export function marksScript(): string {
   const source = readFileSync(path.join(root, 'streamer/marks.ts'), 'utf8');
   const js = ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
