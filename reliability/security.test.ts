@@ -151,7 +151,9 @@ describe('security', () => {
     ).toBe(204);
     await until('the application to exit', () => processesWith(sessionId).length === 0);
     // The log is written asynchronously: wait for the line of that DELETE, the last request made.
-    await until('the log of the last request', () => service.output().includes('"method":"DELETE"'));
+    await until('the log of the last request', () =>
+      service.output().includes(`"url":"/api/stream/${sessionId}","statusCode":204`),
+    );
     const log = service.output();
     expect(log).toContain('"msg":"request"');
     for (const token of [...Object.values(TOKENS), 'wrong-token']) {
