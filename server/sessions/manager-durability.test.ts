@@ -1,9 +1,10 @@
-import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useManagerHarness } from './manager-harness.ts';
 import type { PersistedSession } from './session-entry.ts';
-import { freeBlock, standInRequest, waitFor } from './test-support.ts';
+import { StateStore } from './state-store.ts';
+import { freeBlock, standInRequest } from './test-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';
 
 // This file's ports: 43000-43019.
@@ -12,23 +13,18 @@ const LAST = 43019;
 
 const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
 
+/** Sessions in the newest state on disk, as a restarted service would read it. */
 async function savedIds(): Promise<Set<string>> {
-  const text = await readFile(path.join(dataDir(), 'sessions.json'), 'utf8');
-  const state = JSON.parse(text) as { sessions: PersistedSession[] };
-  return new Set(state.sessions.map((session) => session.record.id));
+  const { sessions } = await new StateStore<PersistedSession>(dataDir()).load();
+  return new Set(sessions.map((session) => session.record.id));
 }
 
-/** Makes every state write fail (a directory where the temporary file goes), until the returned undo. */
+/** Makes every state write fail (a directory in the journal's place), until the returned undo. */
 async function blockWrites(): Promise<() => Promise<void>> {
-  const blocker = path.join(dataDir(), `sessions.json.tmp-${process.pid}`);
-  // A write under way holds that name for a moment.
-  await waitFor('the state writes under way to end', () =>
-    mkdir(blocker).then(
-      () => true,
-      () => false,
-    ),
-  );
-  return () => rmdir(blocker);
+  const journal = path.join(dataDir(), 'sessions.json.journal');
+  await rm(journal, { force: true });
+  await mkdir(journal);
+  return () => rmdir(journal);
 }
 
 async function createFails(m: SessionManager): Promise<StateWriteError> {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateStore } from './state-store.ts';
 import { removeDir, tempDataDir } from './test-support.ts';
@@ -19,7 +19,11 @@ describe('StateStore', () => {
     await store.flush();
     expect((await new StateStore<{ n: number }>(dir).load()).sessions).toEqual([{ n: 1 }, { n: 2 }]);
     // No temporary file is left beside it.
-    expect((await readdir(dir)).sort()).toEqual(['sessions.json', 'sessions.json.bak']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'sessions.json',
+      'sessions.json.bak',
+      'sessions.json.journal',
+    ]);
   });
 
   it('ends at the newest snapshot when saves overlap', async () => {
@@ -100,8 +104,10 @@ describe('StateStore', () => {
     dir = await tempDataDir();
     const store = new StateStore<string>(dir);
     await store.save(() => ['before']);
-    // A directory where the temporary file goes makes the write fail, even for root.
-    const blocker = `${store.file}.tmp-${process.pid}`;
+    await store.flush();
+    // A directory in the journal's place makes the write fail, even for root.
+    const blocker = store.journal;
+    await rm(blocker);
     await mkdir(blocker);
     const failed = await Promise.allSettled([store.save(() => ['lost']), store.save(() => ['lost'])]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
@@ -110,5 +116,24 @@ describe('StateStore', () => {
     await store.save(() => ['after']);
     expect((await new StateStore<string>(dir).load()).sessions).toEqual(['after']);
     await store.flush();
+  });
+
+  it('reads the newest state back from the journal after a crash, past a torn last line', async () => {
+    dir = await tempDataDir();
+    const store = new StateStore<string>(dir, 'sessions.json', { idleMs: 60_000 });
+    await store.save(() => ['first']);
+    await store.flush();
+    await store.save(() => ['second']);
+    // As a crash leaves it: the state file one write behind, half a line at the journal's end.
+    await appendFile(store.journal, '{"version":1,"generation":99,"sess');
+    const loaded = await new StateStore<string>(dir).load();
+    expect(loaded).toMatchObject({ sessions: ['second'], source: 'journal', problems: [] });
+    expect(JSON.parse(await readFile(store.file, 'utf8'))).toMatchObject({ sessions: ['first'] });
+    // The next write after the torn line is whole, and newer than anything before it.
+    const next = new StateStore<string>(dir);
+    await next.load();
+    await next.save(() => ['third']);
+    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['third']);
+    await next.flush();
   });
 });
