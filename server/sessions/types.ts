@@ -103,7 +103,7 @@ export class StateWriteError extends Error {
   constructor(cause: Error) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOSPC' || code === 'EDQUOT'
+      code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
         ? 'the disk is full'
         : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
           ? 'the data directory is not writable'
