@@ -63,7 +63,9 @@ describe(`load (${PROFILE} profile)`, () => {
     const cfg = getLoad(`${service.api}/cfg/apps`, sized(6, 15), 10);
     // Let the GET load start first, so that the burst lands in the middle of it.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const burstStarted = Date.now();
     const answers: Answer[] = await Promise.all(Array.from({ length: BURST }, create));
+    figure('POST /stream burst: all answered after', Date.now() - burstStarted, 'ms');
     const report = await cfg.done;
 
     const accepted = answers.filter((a) => a.status === 200 || a.status === 202);
