@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { TIMEOUTS } from './app.ts';
+import { startTestApp } from './test-support.ts';
+
+describe('buildApp', () => {
+  it('sets the time-outs that cut off slow clients on its HTTP server', async () => {
+    const t = await startTestApp({ ports: { first: 48320, last: 48329 } });
+    try {
+      const server = t.app.server;
+      expect(server.headersTimeout).toBe(TIMEOUTS.headersMs);
+      expect(server.requestTimeout).toBe(TIMEOUTS.requestMs);
+      expect(server.keepAliveTimeout).toBe(TIMEOUTS.keepAliveMs);
+      expect(server.timeout).toBe(TIMEOUTS.idleMs);
+      // The headers must be due before the whole request, or a slow header would outlive its bound.
+      expect(TIMEOUTS.headersMs).toBeLessThan(TIMEOUTS.requestMs);
+    } finally {
+      await t.close();
+    }
+  });
+});
