@@ -129,7 +129,7 @@ async function serveApp(): Promise<void> {
   const reaper = setInterval(() => {
     const { items } = manager.list(null, 0, 1_000_000);
     for (const record of items) if (record.id !== holder.id) void manager.end(record.id);
-  }, 50);
+  }, 10);
   await app.listen({ port: APP_PORT, host: '127.0.0.1' });
   // The same HTTP layer over a manager that only keeps records in memory: it tells the cost of the
   // HTTP layer apart from that of the session machinery (queue, durable state) in the figures.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useManagerHarness } from './manager-harness.ts';
 import type { PersistedSession } from './session-entry.ts';
 import { StateStore } from './state-store.ts';
-import { freeBlock, standInRequest } from './test-support.ts';
+import { freeBlock, standInRequest, waitFor } from './test-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';
 
 // This file's ports: 43000-43019.
@@ -17,6 +17,11 @@ const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
 async function savedIds(): Promise<Set<string>> {
   const { sessions } = await new StateStore<PersistedSession>(dataDir()).load();
   return new Set(sessions.map((session) => session.record.id));
+}
+
+async function savedSession(id: string): Promise<PersistedSession | undefined> {
+  const { sessions } = await new StateStore<PersistedSession>(dataDir()).load();
+  return sessions.find((session) => session.record.id === id);
 }
 
 /** Makes every state write fail (a directory in the journal's place), until the returned undo. */
@@ -83,5 +88,19 @@ describe('session manager: durable creation', () => {
     await unblock();
     const next = await m.create(standInRequest());
     expect(next.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+  });
+
+  it('saves what changed in a session that waited in the queue once it starts', async () => {
+    const m = await setup({ capacity: 1 });
+    const holder = track(await m.create(standInRequest()))!;
+    const queued = await m.create(standInRequest());
+    expect((await savedSession(queued.id))?.record.ports).toBeUndefined();
+    await m.end(holder.id);
+    const started = await ready(m, queued.id);
+    await waitFor('the started session to be saved', async () => {
+      const saved = await savedSession(queued.id);
+      return saved?.record.state === 'ready' && saved.record.pid === started.pid;
+    });
+    expect((await savedSession(queued.id))?.record.ports).toEqual(started.ports);
   });
 });

@@ -48,7 +48,19 @@ export function createSessionManager(
   const pool = new PortPool(options.portRange);
   const lock = new ServiceLock(options.dataDir);
   const logDir = path.join(options.dataDir, 'logs');
-  const store = new StateStore<PersistedSession>(options.dataDir);
+  /** The saved text of each queued session: it does not change while queued, and most sessions are. */
+  const encoded = new WeakMap<Entry, string>();
+  const store = new StateStore<PersistedSession, Entry>(options.dataDir, 'sessions.json', {
+    encode(entry) {
+      if (entry.phase !== 'queued') {
+        encoded.delete(entry);
+        return JSON.stringify(persisted(entry));
+      }
+      let text = encoded.get(entry);
+      if (text === undefined) encoded.set(entry, (text = JSON.stringify(persisted(entry))));
+      return text;
+    },
+  });
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
   const listeners = new Set<() => void>();
@@ -99,7 +111,7 @@ export function createSessionManager(
 
   /** Resolves once a write that holds the current state is on disk; rejects when that write failed. */
   function save(): Promise<void> {
-    const saved = store.save(() => [...entries.values()].map(persisted));
+    const saved = store.save(() => [...entries.values()]);
     saved.catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
     return saved;
   }

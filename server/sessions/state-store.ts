@@ -29,12 +29,17 @@ export interface LoadResult<T> {
   problems: string[];
 }
 
-/** When the journal is folded into the state file. */
-export interface CompactionLimits {
+/** How the store writes: when the journal is folded into the state file, how an item is encoded. */
+export interface StoreOptions<S> {
   /** Journal size that makes the next write fold it in, however busy saves are (default 4 MiB). */
   compactBytes: number;
   /** Quiet time after the last save before the journal is folded in (default 200 ms). */
   idleMs: number;
+  /**
+   * One item as JSON (default `JSON.stringify`). Lets the caller keep the text of items that do not
+   * change from one save to the next, so that a save costs in proportion to what changed.
+   */
+  encode: (item: S) => string;
 }
 
 interface Waiter {
@@ -42,14 +47,14 @@ interface Waiter {
   reject(error: Error): void;
 }
 
-/** The durable list of sessions in the data directory. */
-export class StateStore<T> {
+/** The durable list of sessions in the data directory: saves take items of type S, load returns T. */
+export class StateStore<T, S = T> {
   readonly file: string;
   readonly backup: string;
   readonly journal: string;
-  private readonly limits: CompactionLimits;
+  private readonly options: StoreOptions<S>;
   /** The newest snapshot asked for, taken when the next write starts. */
-  private latest: (() => T[]) | undefined;
+  private latest: (() => S[]) | undefined;
   /** Callers waiting for the next write to start and complete. */
   private waiting: Waiter[] = [];
   /** The write loop while it runs; `flush()` waits on it. */
@@ -66,12 +71,17 @@ export class StateStore<T> {
   private compactNow = false;
   private compactTimer: NodeJS.Timeout | undefined;
 
-  constructor(dataDir: string, name = 'sessions.json', limits: Partial<CompactionLimits> = {}) {
+  constructor(dataDir: string, name = 'sessions.json', options: Partial<StoreOptions<S>> = {}) {
     this.file = path.join(dataDir, name);
     this.backup = `${this.file}.bak`;
     this.journal = `${this.file}.journal`;
-    this.limits = { compactBytes: 4 * 1024 * 1024, idleMs: 200, ...limits };
-    this.compactAt = this.limits.compactBytes;
+    this.options = {
+      compactBytes: 4 * 1024 * 1024,
+      idleMs: 200,
+      encode: (item) => JSON.stringify(item),
+      ...options,
+    };
+    this.compactAt = this.options.compactBytes;
   }
 
   /** Reads the state; never throws on a missing, torn or foreign file (a damaged file is set aside). */
@@ -119,7 +129,7 @@ export class StateStore<T> {
    * newest snapshot), so a caller waits for at most two writes however long saves keep coming. It
    * rejects when that write fails.
    */
-  save(snapshot: () => T[]): Promise<void> {
+  save(snapshot: () => S[]): Promise<void> {
     this.latest = snapshot;
     const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
     this.running ??= this.drain();
@@ -151,17 +161,14 @@ export class StateStore<T> {
           continue;
         }
         const batch = this.waiting;
-        const snapshot = this.latest as () => T[];
+        const snapshot = this.latest as () => S[];
         this.waiting = [];
         this.latest = undefined;
         try {
-          const state: StateFile<T> = {
-            version: 1,
-            generation: ++this.generation,
-            savedAt: new Date().toISOString(),
-            sessions: snapshot(),
-          };
-          const text = JSON.stringify(state);
+          // The layout of StateFile, with each item encoded by the caller.
+          const head = { version: 1, generation: ++this.generation, savedAt: new Date().toISOString() };
+          const items = snapshot().map(this.options.encode).join(',');
+          const text = `${JSON.stringify(head).slice(0, -1)},"sessions":[${items}]}`;
           const line = `${this.tornTail ? '\n' : ''}${text}\n`;
           this.tornTail = true;
           await appendLine(this.journal, line, !this.journalKnown);
@@ -185,7 +192,7 @@ export class StateStore<T> {
           this.compactTimer = undefined;
           this.compactNow = true;
           this.running ??= this.drain();
-        }, this.limits.idleMs);
+        }, this.options.idleMs);
         // The journal already holds the state: folding it in never keeps the process alive.
         this.compactTimer.unref();
       }
@@ -203,10 +210,10 @@ export class StateStore<T> {
       await writeAtomically(this.backup, `${text}\n`).catch(() => undefined);
       await truncateFile(this.journal);
       this.journalBytes = 0;
-      this.compactAt = this.limits.compactBytes;
+      this.compactAt = this.options.compactBytes;
     } catch {
       // The journal still holds everything; try again once it has grown by as much again.
-      this.compactAt = this.journalBytes + this.limits.compactBytes;
+      this.compactAt = this.journalBytes + this.options.compactBytes;
     }
   }
 }
