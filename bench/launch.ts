@@ -10,6 +10,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack } from '../e2e/support/stack';
+import { sampleCatalog } from '../e2e/support/catalogs';
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -20,24 +21,7 @@ function option(name: string, fallback: number): number {
 const runs = Math.max(1, option('--runs', 10));
 const warmup = option('--warmup', 2);
 
-const catalog = `
-applications:
-  - id: sample
-    name: Sample Viewer
-    description: The sample streaming application.
-    tags: [bench]
-    versions:
-      - version: 1.0.0
-        description: Bench build.
-profiles:
-  - id: small
-    name: Small
-    description: 640x360 at 30 fps.
-    applications:
-      - id: '*'
-        versions: ['*']
-    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360 }
-`;
+const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
 
 interface Split {
   post: number;

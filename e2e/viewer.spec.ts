@@ -7,25 +7,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
 import { marksScript } from './support/whep-test-client';
+import { sampleCatalog } from './support/catalogs';
 
-const catalog = `
-applications:
-  - id: sample
-    name: Sample Viewer
-    description: The sample streaming application.
-    tags: [test]
-    versions:
-      - version: 1.0.0
-        description: Test build.
-profiles:
-  - id: small
-    name: Small
-    description: 640x360 at 30 fps.
-    applications:
-      - id: '*'
-        versions: ['*']
-    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360 }
-`;
+const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
 
 interface Look {
   width: number;
