@@ -1,9 +1,9 @@
 import { ApiError, type Profile } from '../../../lib/api-client';
 import { mapLimit } from '../../../lib/limit';
-import { getApps } from './get-apps';
-import { getProfile } from './get-profile';
-import { getProfiles } from './get-profiles';
-import { getVersions } from './get-versions';
+import { getApps } from '../../../lib/api/get-apps';
+import { getProfile } from '../../../lib/api/get-profile';
+import { getProfiles } from '../../../lib/api/get-profiles';
+import { getVersions } from '../../../lib/api/get-versions';
 
 /** How one profile resolved for one application version. */
 export type CellStatus = 'ok' | '403' | '404' | '422' | 'error';

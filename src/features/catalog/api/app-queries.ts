@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getApp } from './get-app';
-import { getApps } from './get-apps';
-import { getProfiles } from './get-profiles';
-import { getVersions } from './get-versions';
+import { getApp } from '../../../lib/api/get-app';
+import { getApps } from '../../../lib/api/get-apps';
+import { getProfiles } from '../../../lib/api/get-profiles';
+import { getVersions } from '../../../lib/api/get-versions';
 
 /** Query options of the catalog, keys from general to specific. */
 export const appQueries = {

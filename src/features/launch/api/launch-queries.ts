@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-client';
-import { getApps } from './get-apps';
-import { getProfiles } from './get-profiles';
-import { getSession } from './get-session';
-import { getVersions } from './get-versions';
+import { getApps } from '../../../lib/api/get-apps';
+import { getProfiles } from '../../../lib/api/get-profiles';
+import { getSession } from '../../../lib/api/get-session';
+import { getVersions } from '../../../lib/api/get-versions';
 
 /** Polling of a pending session: quick at first, then backing off x1.5 up to 5 s. */
 export function pollDelay(polls: number): number {

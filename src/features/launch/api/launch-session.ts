@@ -1,9 +1,9 @@
 import { ApiError, type Session } from '../../../lib/api-client';
 import { rememberSession } from '../../../lib/session-history';
-import { createSession } from './create-session';
-import { getApp } from './get-app';
-import { getProfile } from './get-profile';
-import { getVersion } from './get-version';
+import { createSession } from '../../../lib/api/create-session';
+import { getApp } from '../../../lib/api/get-app';
+import { getProfile } from '../../../lib/api/get-profile';
+import { getVersion } from '../../../lib/api/get-version';
 
 /** The wizard's fields; each error is shown on one of them. */
 export type LaunchField = 'app' | 'version' | 'profile' | 'usd_stage_uri';

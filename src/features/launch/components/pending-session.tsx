@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { forgetSession } from '../../../lib/session-history';
-import { deleteSession } from '../api/delete-session';
+import { deleteSession } from '../../../lib/api/delete-session';
 import { isTransientFailure, launchQueries } from '../api/launch-queries';
 
 /** A session being prepared: its phase and message, polled until ready (then the viewer opens) or failed. */

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getSessions } from './get-sessions';
+import { listSessions } from './list-sessions';
 
 /** Query options of the sessions page, keys from general to specific. */
 export const sessionQueries = {
@@ -7,7 +7,7 @@ export const sessionQueries = {
   list: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'list'] as const,
-      queryFn: ({ signal }) => getSessions(signal),
+      queryFn: ({ signal }) => listSessions(signal),
       // Pending sessions become ready on their own; a gentle refresh keeps the states honest.
       refetchInterval: 5000,
     }),

@@ -16,8 +16,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { forgetSession, getStartedSessions } from '../../../lib/session-history';
-import { deleteSession } from '../api/delete-session';
-import type { SessionRow } from '../api/get-sessions';
+import { deleteSession } from '../../../lib/api/delete-session';
+import type { SessionRow } from '../api/list-sessions';
 import { sessionQueries } from '../api/session-queries';
 import { EndSessionDialog } from './end-session-dialog';
 

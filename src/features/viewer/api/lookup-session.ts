@@ -1,6 +1,6 @@
 import { isApiError } from '../../../lib/api-client';
 import type { SessionLookup } from '../../../player/player-types';
-import { getSession } from './get-session';
+import { getSession } from '../../../lib/api/get-session';
 
 /**
  * What the player needs to know about a session: ready with routes, still pending, or gone.

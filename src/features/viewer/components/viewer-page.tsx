@@ -12,7 +12,7 @@ import { describeError } from '../../../lib/error-text';
 import { Player } from '../../../player/player';
 import type { MessageRecord, PlayerState } from '../../../player/player-types';
 import type { StatsSample } from '../../../player/stats/stats-sample';
-import { deleteSession } from '../api/delete-session';
+import { deleteSession } from '../../../lib/api/delete-session';
 import { lookupSession } from '../api/lookup-session';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { EndSessionDialog } from './end-session-dialog';

@@ -1,10 +1,4 @@
-import {
-  getApiClients,
-  normaliseSession,
-  unwrap,
-  type Session,
-  type StreamRequest,
-} from '../../../lib/api-client';
+import { getApiClients, normaliseSession, unwrap, type Session, type StreamRequest } from '../api-client';
 
 /** POST /stream: 200 means ready, 202 means pending (poll it). */
 export async function createSession(body: StreamRequest): Promise<{ session: Session; ready: boolean }> {

@@ -1,4 +1,4 @@
-import { getApiClients, unwrap, type Profile } from '../../../lib/api-client';
+import { getApiClients, unwrap, type Profile } from '../api-client';
 
 /** GET /cfg/apps/{id}/versions/{version}/profiles/{profile}: 404 when it does not apply. */
 export async function getProfile(

@@ -1,4 +1,4 @@
-import { getApiClients, unwrap, type Application } from '../../../lib/api-client';
+import { getApiClients, unwrap, type Application } from '../api-client';
 
 /** GET /cfg/apps/{id}. */
 export async function getApp(id: string, signal?: AbortSignal): Promise<Application> {

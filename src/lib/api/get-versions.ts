@@ -1,5 +1,5 @@
-import { getApiClients, normaliseList, unwrap } from '../../../lib/api-client';
-import { sortVersions, type VersionInfo } from '../../../lib/versions';
+import { getApiClients, normaliseList, unwrap } from '../api-client';
+import { sortVersions, type VersionInfo } from '../versions';
 
 /** GET /cfg/apps/{id}/versions, sorted newest first by SemVer whatever order the service used. */
 export async function getVersions(id: string, signal?: AbortSignal): Promise<VersionInfo[]> {

@@ -1,4 +1,4 @@
-import { getApiClients, normaliseList, unwrap, type Profile } from '../../../lib/api-client';
+import { getApiClients, normaliseList, unwrap, type Profile } from '../api-client';
 
 /** GET /cfg/apps/{id}/versions/{version}/profiles. */
 export async function getProfiles(id: string, version: string, signal?: AbortSignal): Promise<Profile[]> {

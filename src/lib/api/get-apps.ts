@@ -1,10 +1,4 @@
-import {
-  getApiClients,
-  normaliseList,
-  unwrap,
-  type Application,
-  type ListEnvelope,
-} from '../../../lib/api-client';
+import { getApiClients, normaliseList, unwrap, type Application, type ListEnvelope } from '../api-client';
 
 /** GET /cfg/apps, filtered on the server by every given tag. */
 export async function getApps(

@@ -1,4 +1,4 @@
-import { getApiClients, unwrap, type VersionDetail } from '../../../lib/api-client';
+import { getApiClients, unwrap, type VersionDetail } from '../api-client';
 
 /** GET /cfg/apps/{id}/versions/{version}: confirms the version exists before a launch. */
 export async function getVersion(id: string, version: string, signal?: AbortSignal): Promise<VersionDetail> {

@@ -1,4 +1,4 @@
-import { ApiError, getApiClients, unwrap } from '../../../lib/api-client';
+import { ApiError, getApiClients, unwrap } from '../api-client';
 
 /** DELETE /stream/{session_id}; a session that is already gone counts as ended. */
 export async function deleteSession(id: string): Promise<void> {

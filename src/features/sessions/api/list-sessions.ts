@@ -1,14 +1,8 @@
-import {
-  ApiError,
-  getApiClients,
-  normaliseList,
-  normaliseSession,
-  unwrap,
-  type Session,
-} from '../../../lib/api-client';
+import { ApiError, type Session } from '../../../lib/api-client';
+import { getSession } from '../../../lib/api/get-session';
+import { getSessions } from '../../../lib/api/get-sessions';
 import { mapLimit } from '../../../lib/limit';
 import { forgetSession, getStartedSessions } from '../../../lib/session-history';
-import { getSession } from './get-session';
 
 /** A session as the sessions page lists it; `gone` when it failed (410) and only its reason is left. */
 export interface SessionRow {
@@ -41,15 +35,12 @@ async function fromBrowser(): Promise<SessionRow[]> {
 }
 
 /**
- * GET /stream (an extension, so up to 500 a page). Where a deployment lacks it (404, 405), the sessions
+ * The service's list of sessions. Where a deployment lacks GET /stream (404, 405), the sessions
  * this browser started, each checked with GET /stream/{id}.
  */
-export async function getSessions(signal?: AbortSignal): Promise<SessionsResult> {
+export async function listSessions(signal?: AbortSignal): Promise<SessionsResult> {
   try {
-    const { data } = await unwrap(
-      getApiClients().stream.GET('/stream', { params: { query: { offset: 0, limit: 500 } }, signal }),
-    );
-    const items = normaliseList<Session>(data).items.map(normaliseSession);
+    const items = await getSessions(signal);
     return {
       source: 'service',
       rows: items.map((session) => ({ id: session.id, session, failure: undefined })),

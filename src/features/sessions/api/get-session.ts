@@ -1,9 +1,0 @@
-import { getApiClients, normaliseSession, unwrap, type Session } from '../../../lib/api-client';
-
-/** GET /stream/{session_id}: the same body while pending (202) and once ready (200). */
-export async function getSession(id: string, signal?: AbortSignal): Promise<Session> {
-  const { data } = await unwrap(
-    getApiClients().stream.GET('/stream/{session_id}', { params: { path: { session_id: id } }, signal }),
-  );
-  return normaliseSession(data);
-}
