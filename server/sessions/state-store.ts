@@ -154,6 +154,9 @@ export class StateStore<T, S = T> {
   }
 
   private async drain(): Promise<void> {
+    // Never finish in the turn that started the loop: the caller stores this promise in `running`
+    // after the call returns, and the `finally` below must clear it after that, not before.
+    await Promise.resolve();
     try {
       while (this.waiting.length > 0 || (this.compactNow && this.uncompacted !== undefined)) {
         if (this.waiting.length === 0) {
