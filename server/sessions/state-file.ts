@@ -48,7 +48,9 @@ export async function syncDirectory(file: string): Promise<void> {
 export async function appendLine(file: string, line: string, created: boolean): Promise<void> {
   const handle = await open(file, 'a', 0o600);
   try {
-    await handle.write(line);
+    // writeFile, not write: write() may write part of the line and say so rather than throw (a file
+    // size limit), and a line that is only partly on disk is not a save.
+    await handle.writeFile(line);
     await handle.datasync();
   } finally {
     await handle.close();
