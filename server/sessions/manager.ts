@@ -14,9 +14,9 @@ import {
   isPersistedSession,
   label,
   newEntry,
-  persisted,
   readyMessage,
-  waitingMessage,
+  recordOf,
+  entryEncoder,
   type Entry,
   type PersistedSession,
 } from './session-entry.ts';
@@ -48,18 +48,8 @@ export function createSessionManager(
   const pool = new PortPool(options.portRange);
   const lock = new ServiceLock(options.dataDir);
   const logDir = path.join(options.dataDir, 'logs');
-  /** The saved text of each queued session: it does not change while queued, and most sessions are. */
-  const encoded = new WeakMap<Entry, string>();
   const store = new StateStore<PersistedSession, Entry>(options.dataDir, 'sessions.json', {
-    encode(entry) {
-      if (entry.phase !== 'queued') {
-        encoded.delete(entry);
-        return JSON.stringify(persisted(entry));
-      }
-      let text = encoded.get(entry);
-      if (text === undefined) encoded.set(entry, (text = JSON.stringify(persisted(entry))));
-      return text;
-    },
+    encode: entryEncoder(),
   });
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
@@ -88,18 +78,7 @@ export function createSessionManager(
     stopLater: (pgid) => background(stopGroup(pgid, options.stopGraceMs)),
   });
 
-  /**
-   * What callers get: a copy, so that they cannot change the manager's record. `arguments` is shared:
-   * nothing changes it after create(). A queued session's message is made here from its place in the
-   * queue, rather than rewritten on every record each time the queue moves.
-   */
-  function copy(entry: Entry): SessionRecord {
-    const { record } = entry;
-    const result = { ...record };
-    if (record.ports) result.ports = { ...record.ports };
-    if (entry.phase === 'queued') result.message = waitingMessage(Math.max(0, queue.indexOf(entry)));
-    return result;
-  }
+  const copy = (entry: Entry): SessionRecord => recordOf(entry, queue);
 
   function occupying(): number {
     let count = 0;

@@ -85,6 +85,36 @@ export function persisted(entry: Entry): PersistedSession {
   return { record, request, seq, startedAt, startTicks };
 }
 
+/**
+ * The record callers get: a copy, so that they cannot change the manager's. `arguments` is shared:
+ * nothing changes it after create(). A queued session's message is made here from its place in the
+ * queue, rather than rewritten on every record each time the queue moves.
+ */
+export function recordOf(entry: Entry, queue: readonly Entry[]): SessionRecord {
+  const { record } = entry;
+  const result = { ...record };
+  if (record.ports) result.ports = { ...record.ports };
+  if (entry.phase === 'queued') result.message = waitingMessage(Math.max(0, queue.indexOf(entry)));
+  return result;
+}
+
+/**
+ * Encodes entries for the state file, keeping the text of each queued one: a queued session does
+ * not change until it starts, and most sessions in a busy state are queued.
+ */
+export function entryEncoder(): (entry: Entry) => string {
+  const encoded = new WeakMap<Entry, string>();
+  return (entry) => {
+    if (entry.phase !== 'queued') {
+      encoded.delete(entry);
+      return JSON.stringify(persisted(entry));
+    }
+    let text = encoded.get(entry);
+    if (text === undefined) encoded.set(entry, (text = JSON.stringify(persisted(entry))));
+    return text;
+  };
+}
+
 /** "USD Viewer 1.2.0" */
 export function label(request: SessionRequest): string {
   return `${request.app.name} ${request.version}`;
