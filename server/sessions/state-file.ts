@@ -2,7 +2,8 @@
  * The files under the session state: their layout, and the two ways they are written durably (an
  * atomic replace, and an append to the journal).
  */
-import { open, rename } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The layout of the state file and of each journal line; `version` changes when the layout does. */
@@ -41,21 +42,56 @@ export async function syncDirectory(file: string): Promise<void> {
 }
 
 /**
- * Appends one line to the journal and waits until it is on disk: one data sync, no rename, no
- * directory sync (about a tenth of the cost of an atomic replace). Opened for each write, so that a
- * journal replaced or removed from outside is taken up again.
+ * Appends lines to the journal, each on disk (one data sync, no rename, no directory sync) before
+ * `append` resolves. The file stays open between the appends of a busy spell, since opening and
+ * closing it for each would double the cost of a save; `close()` ends the spell. Before each append
+ * the path is checked to still name the open file, so that a journal replaced or removed from outside
+ * is taken up again (and a write that cannot reach it fails) as if it were opened each time.
  */
-export async function appendLine(file: string, line: string, created: boolean): Promise<void> {
-  const handle = await open(file, 'a', 0o600);
-  try {
-    // writeFile, not write: write() may write part of the line and say so rather than throw (a file
-    // size limit), and a line that is only partly on disk is not a save.
-    await handle.writeFile(line);
-    await handle.datasync();
-  } finally {
-    await handle.close();
+export class JournalAppender {
+  private handle: FileHandle | undefined;
+  private identity = '';
+
+  constructor(readonly file: string) {}
+
+  /** Appends `line` and syncs it; `created` says the journal may be new, so its directory is synced too. */
+  async append(line: string, created: boolean): Promise<void> {
+    let fresh = created;
+    const current = identityOf(this.file);
+    if (this.handle && current !== this.identity) await this.close();
+    if (!this.handle) {
+      // A journal that was missing is made here: its directory entry must reach the disk too.
+      fresh ||= current === undefined;
+      const handle = await open(this.file, 'a', 0o600);
+      this.handle = handle;
+      this.identity = identityOf(this.file) ?? '';
+    }
+    try {
+      // writeFile, not write: write() may write part of the line and say so rather than throw (a file
+      // size limit), and a line that is only partly on disk is not a save.
+      await this.handle.writeFile(line);
+      await this.handle.datasync();
+    } catch (error) {
+      // Opened again for the next line, which then learns afresh what state the file is in.
+      await this.close();
+      throw error;
+    }
+    if (fresh) await syncDirectory(this.file);
   }
-  if (created) await syncDirectory(file);
+
+  /** Closes the file until the next append; never throws. */
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    this.identity = '';
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Device and inode of what `file` names now; undefined when it names nothing. */
+function identityOf(file: string): string | undefined {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return stats ? `${stats.dev}:${stats.ino}` : undefined;
 }
 
 /** Empties the journal once the state file holds everything in it. */

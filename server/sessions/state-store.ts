@@ -10,7 +10,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  appendLine,
+  JournalAppender,
   lastJournalState,
   parseState,
   truncateFile,
@@ -70,11 +70,13 @@ export class StateStore<T, S = T> {
   private compactAt: number;
   private compactNow = false;
   private compactTimer: NodeJS.Timeout | undefined;
+  private readonly journalFile: JournalAppender;
 
   constructor(dataDir: string, name = 'sessions.json', options: Partial<StoreOptions<S>> = {}) {
     this.file = path.join(dataDir, name);
     this.backup = `${this.file}.bak`;
     this.journal = `${this.file}.journal`;
+    this.journalFile = new JournalAppender(this.journal);
     this.options = {
       compactBytes: 4 * 1024 * 1024,
       idleMs: 200,
@@ -158,7 +160,14 @@ export class StateStore<T, S = T> {
     // after the call returns, and the `finally` below must clear it after that, not before.
     await Promise.resolve();
     try {
-      while (this.waiting.length > 0 || (this.compactNow && this.uncompacted !== undefined)) {
+      const more = () => this.waiting.length > 0 || (this.compactNow && this.uncompacted !== undefined);
+      for (;;) {
+        if (!more()) {
+          // The journal stays open while saves keep coming; closed once they pause. Saves asked for
+          // while it closes are written by this loop, since `running` is still set.
+          await this.journalFile.close();
+          if (!more()) break;
+        }
         if (this.waiting.length === 0) {
           await this.compact();
           continue;
@@ -174,7 +183,7 @@ export class StateStore<T, S = T> {
           const text = `${JSON.stringify(head).slice(0, -1)},"sessions":[${items}]}`;
           const line = `${this.tornTail ? '\n' : ''}${text}\n`;
           this.tornTail = true;
-          await appendLine(this.journal, line, !this.journalKnown);
+          await this.journalFile.append(line, !this.journalKnown);
           this.tornTail = false;
           this.journalKnown = true;
           this.journalBytes += Buffer.byteLength(line);
