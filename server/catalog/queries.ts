@@ -39,9 +39,20 @@ export function findVersion(app: CatalogApp, version: string): CatalogVersion | 
   return app.versions.find((v) => v.version === version);
 }
 
+/**
+ * `latestVersion` answers by list: a loaded catalog does not change, and parsing every version's
+ * SemVer on each request that asks for `latest` is most of what such a request costs the catalog.
+ */
+const latestOf = new WeakMap<CatalogVersion[], CatalogVersion | null>();
+
 /** The highest release; an application with only pre-releases gets the highest of those. */
 export function latestVersion(app: CatalogApp): CatalogVersion | undefined {
-  return app.versions.find((v) => semver.prerelease(v.version) === null) ?? app.versions[0];
+  let latest = latestOf.get(app.versions);
+  if (latest === undefined) {
+    latest = app.versions.find((v) => semver.prerelease(v.version) === null) ?? app.versions[0] ?? null;
+    latestOf.set(app.versions, latest);
+  }
+  return latest ?? undefined;
 }
 
 /**
