@@ -55,7 +55,7 @@ export class JournalAppender {
   constructor(readonly file: string) {}
 
   /** Appends `line` and syncs it; `created` says the journal may be new, so its directory is synced too. */
-  async append(line: string, created: boolean): Promise<void> {
+  async append(line: string | Buffer, created: boolean): Promise<void> {
     let fresh = created;
     const current = identityOf(this.file);
     if (this.handle && current !== this.identity) await this.close();

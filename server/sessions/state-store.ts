@@ -181,12 +181,13 @@ export class StateStore<T, S = T> {
           const head = { version: 1, generation: ++this.generation, savedAt: new Date().toISOString() };
           const items = snapshot().map(this.options.encode).join(',');
           const text = `${JSON.stringify(head).slice(0, -1)},"sessions":[${items}]}`;
-          const line = `${this.tornTail ? '\n' : ''}${text}\n`;
+          // Encoded once: the write and the journal's size both take the bytes.
+          const line = Buffer.from(`${this.tornTail ? '\n' : ''}${text}\n`);
           this.tornTail = true;
           await this.journalFile.append(line, !this.journalKnown);
           this.tornTail = false;
           this.journalKnown = true;
-          this.journalBytes += Buffer.byteLength(line);
+          this.journalBytes += line.length;
           this.uncompacted = text;
         } catch (error) {
           for (const waiter of batch) waiter.reject(error as Error);
