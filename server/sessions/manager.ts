@@ -80,12 +80,18 @@ export function createSessionManager(
 
   const copy = (entry: Entry): SessionRecord => recordOf(entry, queue);
 
-  function occupying(): number {
+  /**
+   * Whether fewer than `capacity` sessions hold a GPU. It stops counting at `capacity`: it runs on
+   * every create, and with a full set of GPUs the holders are usually among the first entries.
+   */
+  function hasFreeGpu(): boolean {
     let count = 0;
     for (const entry of entries.values()) {
-      if (entry.phase === 'starting' || entry.phase === 'ready' || entry.phase === 'ending') count++;
+      if (entry.phase === 'starting' || entry.phase === 'ready' || entry.phase === 'ending') {
+        if (++count >= options.capacity) return false;
+      }
     }
-    return count;
+    return true;
   }
 
   /** Resolves once a write that holds the current state is on disk; rejects when that write failed. */
@@ -101,7 +107,7 @@ export function createSessionManager(
   }
 
   function pump(): void {
-    while (!stopped && !restoring && queue.length > 0 && occupying() < options.capacity) {
+    while (!stopped && !restoring && queue.length > 0 && hasFreeGpu()) {
       const entry = queue.shift();
       if (entry) entry.launching = runtime.launch(entry);
     }
@@ -279,7 +285,7 @@ export function createSessionManager(
 
     async create(request) {
       if (stopped) throw new Error('The session service is stopping.');
-      const startsNow = queue.length === 0 && occupying() < options.capacity;
+      const startsNow = queue.length === 0 && hasFreeGpu();
       if (!startsNow && queue.length >= options.queueLimit)
         throw new QueueFullError(options.retryAfterSeconds);
       const entry = newEntry(request, ++seq);
@@ -308,10 +314,12 @@ export function createSessionManager(
       const mine = [...entries.values()]
         .filter((entry) => owner === null || entry.record.owner === owner)
         .sort((a, b) => a.seq - b.seq);
-      return {
-        count: mine.length,
-        items: mine.slice(offset, offset + limit).map(copy),
-      };
+      const page = mine.slice(offset, offset + limit);
+      // Places in the queue found in one pass, not one search of the queue per record.
+      const places = page.some((entry) => entry.phase === 'queued')
+        ? new Map(queue.map((entry, i) => [entry, i]))
+        : queue;
+      return { count: mine.length, items: page.map((entry) => recordOf(entry, places)) };
     },
 
     end,

@@ -90,11 +90,16 @@ export function persisted(entry: Entry): PersistedSession {
  * nothing changes it after create(). A queued session's message is made here from its place in the
  * queue, rather than rewritten on every record each time the queue moves.
  */
-export function recordOf(entry: Entry, queue: readonly Entry[]): SessionRecord {
+export function recordOf(entry: Entry, queue: readonly Entry[] | ReadonlyMap<Entry, number>): SessionRecord {
   const { record } = entry;
   const result = { ...record };
   if (record.ports) result.ports = { ...record.ports };
-  if (entry.phase === 'queued') result.message = waitingMessage(Math.max(0, queue.indexOf(entry)));
+  if (entry.phase === 'queued') {
+    // A list of many records passes the places of all queued entries at once, rather than search the queue for each.
+    const ahead =
+      queue instanceof Map ? (queue.get(entry) ?? -1) : (queue as readonly Entry[]).indexOf(entry);
+    result.message = waitingMessage(Math.max(0, ahead));
+  }
   return result;
 }
 
