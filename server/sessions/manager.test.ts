@@ -47,6 +47,15 @@ describe('session manager', () => {
     expect(m.get(first.id)?.message).toBe('Starting USD Viewer 1.2.0');
     expect(m.get(second.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
     expect(m.get(third.id)?.message).toBe('Waiting for a free GPU: 1 session ahead');
+    // A list gives each queued session its own place, as get() does.
+    expect(m.list(null, 0, 10).items.map((record) => record.message)).toEqual([
+      'Starting USD Viewer 1.2.0',
+      'Waiting for a free GPU: 0 sessions ahead',
+      'Waiting for a free GPU: 1 session ahead',
+    ]);
+    expect(m.list(null, 2, 10).items.map((record) => record.message)).toEqual([
+      'Waiting for a free GPU: 1 session ahead',
+    ]);
     expect(m.counts()).toMatchObject({ pending: 3, queued: 2 });
 
     await ready(m, first.id);
