@@ -77,6 +77,7 @@ async function serveApp(): Promise<void> {
   const { loadConfig } = await import('../server/config.ts');
   const { createSessionManager } = await import('../server/sessions/manager.ts');
   const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
+  const { standInCommand } = await import('../server/sessions/test-support.ts');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
   // No per-caller rate limit: every request of the load is one caller, and a 429 is not an accepted session.
   const config = {
@@ -109,16 +110,7 @@ async function serveApp(): Promise<void> {
     app: { id: 'holder', name: 'GPU holder' },
     version: '1.0.0',
     profile: { id: 'default', name: 'Default', settings: { ...DEFAULT_SETTINGS, idleTimeoutMs: 3_600_000 } },
-    launch: {
-      command: [
-        process.execPath,
-        '--import',
-        'tsx',
-        'server/runners/stand-in.ts',
-        '--session-id',
-        '{session_id}',
-      ].concat(['--signaling-port', '{signaling_port}', '--media-port', '{media_port}', '--host', '{host}']),
-    },
+    launch: { command: standInCommand() },
     arguments: {},
   });
   const app = await buildApp(config, {

@@ -11,25 +11,12 @@ import { hashToken, TokenStore } from './auth/tokens.ts';
 import { parseCatalog } from './catalog/load-catalog.ts';
 import type { ServiceConfig } from './config.ts';
 import { createSessionManager } from './sessions/manager.ts';
+import { standInCommand } from './sessions/test-support.ts';
 import type { SessionManager, SessionManagerOptions } from './sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
 export function standInCatalog(flags: string[] = []): string {
-  const command = [
-    process.execPath,
-    '--import',
-    'tsx',
-    'server/runners/stand-in.ts',
-    '--session-id',
-    '{session_id}',
-    '--signaling-port',
-    '{signaling_port}',
-    '--media-port',
-    '{media_port}',
-    '--host',
-    '{host}',
-    ...flags,
-  ];
+  const command = standInCommand(flags);
   const launch = `launch: {command: ${JSON.stringify(command)}}`;
   return `applications:
   - id: usd-viewer

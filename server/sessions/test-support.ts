@@ -22,6 +22,25 @@ export const testSettings: ProfileSettings = {
   idleTimeoutMs: 600_000,
 };
 
+/** The launch command of the stand-in application, its ports and host left to the manager to fill in. */
+export function standInCommand(flags: string[] = []): string[] {
+  return [
+    process.execPath,
+    '--import',
+    'tsx',
+    'server/runners/stand-in.ts',
+    '--session-id',
+    '{session_id}',
+    '--signaling-port',
+    '{signaling_port}',
+    '--media-port',
+    '{media_port}',
+    '--host',
+    '{host}',
+    ...flags,
+  ];
+}
+
 /** A request whose application is the stand-in, given extra stand-in flags. */
 export function standInRequest(
   flags: string[] = [],
@@ -33,23 +52,7 @@ export function standInRequest(
     app: { id: 'usd-viewer', name: 'USD Viewer' },
     version: '1.2.0',
     profile: { id: 'default', name: 'Default', settings: { ...testSettings, ...settings } },
-    launch: {
-      command: [
-        process.execPath,
-        '--import',
-        'tsx',
-        'server/runners/stand-in.ts',
-        '--session-id',
-        '{session_id}',
-        '--signaling-port',
-        '{signaling_port}',
-        '--media-port',
-        '{media_port}',
-        '--host',
-        '{host}',
-        ...flags,
-      ],
-    },
+    launch: { command: standInCommand(flags) },
     arguments: { usd_stage_uri: 'omniverse://example/stage.usd' },
   };
 }
