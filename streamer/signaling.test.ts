@@ -27,6 +27,26 @@ async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection }> {
   return { sdp: await sdp, pc };
 }
 
+/** A 320x240 application on `mediaPort`, its signaling port left to the system. */
+function smallOptions(mediaPort: number) {
+  const options = parseArgs([
+    '--signaling-port',
+    '1',
+    '--media-port',
+    String(mediaPort),
+    '--width',
+    '320',
+    '--height',
+    '240',
+  ]);
+  return { ...options, signalingPort: 0 };
+}
+
+/** Sends an SDP offer as a WHEP client does. */
+function postOffer(base: string, sdp: string): Promise<Response> {
+  return fetch(`${base}/whep`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp });
+}
+
 describe('the signaling port of a running application', () => {
   let streamer: Streamer;
   let base: string;
@@ -34,17 +54,7 @@ describe('the signaling port of a running application', () => {
 
   beforeAll(async () => {
     mediaPort = await freeUdpPort();
-    const options = parseArgs([
-      '--signaling-port',
-      '1',
-      '--media-port',
-      String(mediaPort),
-      '--width',
-      '320',
-      '--height',
-      '240',
-    ]);
-    streamer = await startStreamer({ ...options, signalingPort: 0 });
+    streamer = await startStreamer(smallOptions(mediaPort));
     base = `http://127.0.0.1:${streamer.signalingPort}`;
     for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
   });
@@ -96,11 +106,7 @@ describe('the signaling port of a running application', () => {
   it('answers a real offer with one host candidate on the media port, then stops that viewer', async () => {
     const { sdp, pc } = await makeOffer();
     try {
-      const res = await fetch(`${base}/whep`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/sdp' },
-        body: sdp,
-      });
+      const res = await postOffer(base, sdp);
       expect(res.status).toBe(201);
       expect(res.headers.get('content-type')).toBe('application/sdp');
       const location = res.headers.get('location') ?? '';
@@ -135,11 +141,7 @@ describe('the signaling port of a running application', () => {
     await sleep(200);
     const { sdp, pc } = await makeOffer();
     try {
-      const res = await fetch(`${base}/whep`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/sdp' },
-        body: sdp,
-      });
+      const res = await postOffer(base, sdp);
       expect(res.status).toBe(201);
       expect((await fetch(`${base}/health`)).status).toBe(200);
     } finally {
@@ -151,25 +153,11 @@ describe('the signaling port of a running application', () => {
 describe('a viewer that never connects', () => {
   it('is dropped once nothing has come from it for the silence timeout', async () => {
     const mediaPort = await freeUdpPort();
-    const options = parseArgs([
-      '--signaling-port',
-      '1',
-      '--media-port',
-      String(mediaPort),
-      '--width',
-      '320',
-      '--height',
-      '240',
-    ]);
-    const streamer = await startStreamer({ ...options, signalingPort: 0 }, { silenceTimeoutMs: 600 });
+    const streamer = await startStreamer(smallOptions(mediaPort), { silenceTimeoutMs: 600 });
     const { sdp, pc } = await makeOffer();
     try {
       const base = `http://127.0.0.1:${streamer.signalingPort}`;
-      const res = await fetch(`${base}/whep`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/sdp' },
-        body: sdp,
-      });
+      const res = await postOffer(base, sdp);
       expect(res.status).toBe(201);
       // The offer's maker never takes the answer: no ICE, no RTCP, nothing.
       await expect.poll(() => streamer.viewers(), { timeout: 10_000, interval: 100 }).toBe(0);
