@@ -3,14 +3,13 @@
  * the `input` and `messages` channels, and reading the application's marks back from decoded frames
  * with streamer/marks.ts. Also starts the application as a child process on free ports.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import ts from 'typescript';
 import { freePort } from './stack';
+import { launchStreamer, type StreamerProcess } from './streamer-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -24,59 +23,13 @@ export async function freeUdpPort(): Promise<number> {
 }
 
 /** The application started as a child process. */
-export interface StreamerProcess {
-  url: string;
-  signalingPort: number;
-  mediaPort: number;
-  process: ChildProcess;
-  output(): string;
-  /** SIGTERM (or the given signal), then SIGKILL after 5 s; resolves when it has exited. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
+export type { StreamerProcess };
 
 /** Starts streamer/main.ts on free ports and waits until /health says it is ready. */
 export async function startStreamerProcess(extraArgs: string[] = []): Promise<StreamerProcess> {
   const signalingPort = await freePort();
   const mediaPort = await freeUdpPort();
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'streamer/main.ts'],
-      ...['--signaling-port', String(signalingPort), '--media-port', String(mediaPort)],
-      ...extraArgs,
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const url = `http://127.0.0.1:${signalingPort}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The application exited at start-up:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop('SIGKILL');
-      throw new Error(`The application was not ready within 30 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return { url, signalingPort, mediaPort, process: child, output: () => output, stop };
+  return launchStreamer({ signalingPort, mediaPort, args: extraArgs, readyWithinMs: 30_000 });
 }
 
 /** streamer/marks.ts as a script that defines `window.streamgateMarks` in a page. */
