@@ -4,8 +4,9 @@
  * wizard keeps polling through the outage and opens the viewer once the session is ready.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startRestartableStack, type RestartableStack } from './support/restartable-stack';
+import { startRunningSession } from './support/sessions';
 
 const profiles = `
 profiles:
@@ -24,17 +25,6 @@ const app = (id: string, name: string) => `
       - { version: 1.0.0, description: First. }`;
 const catalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}\n${profiles}`;
 const grownCatalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}${app('sample-player', 'Sample Player')}\n${profiles}`;
-
-/** Starts a session through the API and waits until it runs (it fills the only GPU). */
-async function startRunningSession(request: APIRequestContext, apiURL: string): Promise<string> {
-  const res = await request.post(`${apiURL}/stream`, { data: { id: 'sample-editor', profile: 'small' } });
-  expect([200, 202]).toContain(res.status());
-  const { id } = (await res.json()) as { id: string };
-  await expect
-    .poll(async () => (await request.get(`${apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
-    .toBe(200);
-  return id;
-}
 
 test.describe('portal under faults', () => {
   let stack: RestartableStack;

@@ -3,8 +3,9 @@
  * wizard while every GPU is busy (the 202 path), end sessions, check profile availability, and errors in words.
  */
 import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
+import { startRunningSession } from './support/sessions';
 
 const catalog = `
 applications:
@@ -45,17 +46,6 @@ profiles:
     applications: [{ id: sample-viewer, versions: [1.10.0] }]
     settings: { width: 320, height: 180, fps: 15 }
 `;
-
-/** Starts a session through the API and waits until it runs (it fills the only GPU). */
-async function startRunningSession(request: APIRequestContext, apiURL: string): Promise<string> {
-  const res = await request.post(`${apiURL}/stream`, { data: { id: 'sample-editor', profile: 'small' } });
-  expect([200, 202]).toContain(res.status());
-  const { id } = (await res.json()) as { id: string };
-  await expect
-    .poll(async () => (await request.get(`${apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
-    .toBe(200);
-  return id;
-}
 
 test.describe('portal', () => {
   let stack: Stack;

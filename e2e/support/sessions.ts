@@ -1,0 +1,16 @@
+/** Sessions made through the API, for the end-to-end tests that need the GPUs busy. */
+import { expect, type APIRequestContext } from '@playwright/test';
+
+/**
+ * Starts a session of `sample-editor` on profile `small` and waits until it runs: with a capacity of one,
+ * it fills the only GPU. Returns its id.
+ */
+export async function startRunningSession(request: APIRequestContext, apiURL: string): Promise<string> {
+  const res = await request.post(`${apiURL}/stream`, { data: { id: 'sample-editor', profile: 'small' } });
+  expect([200, 202]).toContain(res.status());
+  const { id } = (await res.json()) as { id: string };
+  await expect
+    .poll(async () => (await request.get(`${apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
+    .toBe(200);
+  return id;
+}
