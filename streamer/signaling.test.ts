@@ -3,17 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeerConnection, Video } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeUdpPort } from '../e2e/support/ports.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 import { createSignalingServer } from './signaling.ts';
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
 
 /** A real offer (recvonly VP8 video and the two data channels) made by libdatachannel as a client. */
 async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection }> {

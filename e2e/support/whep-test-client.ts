@@ -4,23 +4,13 @@
  * with streamer/marks.ts. Also starts the application as a child process on free ports.
  */
 import { readFileSync } from 'node:fs';
-import { createSocket } from 'node:dgram';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import ts from 'typescript';
-import { freePort } from './stack';
+import { freePort, freeUdpPort } from './ports';
 import { launchStreamer, type StreamerProcess } from './streamer-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-/** A free UDP port on loopback. */
-export async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const port = socket.address().port;
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
 
 /** The application started as a child process. */
 export type { StreamerProcess };
