@@ -1,6 +1,7 @@
 /** Accessibility: axe on every page of the portal (light and dark), no serious or critical violation. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { smallProfiles } from './support/catalogs';
 import { startStack, type Stack } from './support/stack';
 
 const catalog = `
@@ -11,14 +12,7 @@ applications:
     tags: [viewer, test]
     versions:
       - { version: 1.0.0, description: First. }
-      - { version: 1.1.0-beta.1, description: Preview. }
-profiles:
-  - id: small
-    name: Small
-    description: 320x180 at 15 fps.
-    applications: [{ id: '*', versions: ['*'] }]
-    settings: { width: 320, height: 180, fps: 15 }
-`;
+      - { version: 1.1.0-beta.1, description: Preview. }${smallProfiles}`;
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();

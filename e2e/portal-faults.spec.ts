@@ -5,17 +5,10 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { smallProfiles } from './support/catalogs';
 import { startRestartableStack, type RestartableStack } from './support/restartable-stack';
 import { startRunningSession } from './support/sessions';
 
-const profiles = `
-profiles:
-  - id: small
-    name: Small
-    description: 320x180 at 15 fps.
-    applications: [{ id: '*', versions: ['*'] }]
-    settings: { width: 320, height: 180, fps: 15 }
-`;
 const app = (id: string, name: string) => `
   - id: ${id}
     name: ${name}
@@ -23,8 +16,8 @@ const app = (id: string, name: string) => `
     tags: [test]
     versions:
       - { version: 1.0.0, description: First. }`;
-const catalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}\n${profiles}`;
-const grownCatalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}${app('sample-player', 'Sample Player')}\n${profiles}`;
+const catalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}\n${smallProfiles}`;
+const grownCatalog = `applications:${app('sample-viewer', 'Sample Viewer')}${app('sample-editor', 'Sample Editor')}${app('sample-player', 'Sample Player')}\n${smallProfiles}`;
 
 test.describe('portal under faults', () => {
   let stack: RestartableStack;
