@@ -11,7 +11,7 @@ import { hashToken, TokenStore } from './auth/tokens.ts';
 import { parseCatalog } from './catalog/load-catalog.ts';
 import type { ServiceConfig } from './config.ts';
 import { createSessionManager } from './sessions/manager.ts';
-import { standInCommand } from './sessions/test-support.ts';
+import { standInCommand, testOptions } from './sessions/test-support.ts';
 import type { SessionManager, SessionManagerOptions } from './sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
@@ -107,17 +107,12 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
 /** Builds and starts an app with a real manager. */
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-app-')));
+  const { first, last } = options.ports;
+  // One GPU and a queue of one, so that the HTTP tests reach the 202 and 503 paths with few sessions.
   const manager = createSessionManager({
-    dataDir,
-    portRange: options.ports,
+    ...testOptions(dataDir, first, last),
     capacity: 1,
     queueLimit: 1,
-    publicHost: '127.0.0.1',
-    readyWaitMs: 0,
-    failedRetentionMs: 60_000,
-    stopGraceMs: 1_000,
-    readyPollMs: 50,
-    healthPollMs: 100,
     ...options.manager,
   });
   await manager.start();
