@@ -3,11 +3,11 @@
  * `--serve-app` (the service, and the same HTTP layer over in-memory sessions) and `--serve-bare`
  * (node:http answering the service's own bytes). They answer `cpu` messages with the CPU time used.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { newEntry } from '../server/sessions/session-entry.ts';
 import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
 
 /** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
@@ -45,17 +45,10 @@ function memoryManager(): SessionManager {
   return {
     async start() {},
     async create(request) {
+      // The record the real manager makes for a queued session, with the message it would show.
       const record: SessionRecord = {
-        id: randomUUID(),
-        owner: request.owner,
-        appId: request.app.id,
-        appName: request.app.name,
-        version: request.version,
-        profileId: request.profile.id,
-        arguments: request.arguments,
-        state: 'pending',
+        ...newEntry(request, 0).record,
         message: 'Waiting for a free GPU: 0 sessions ahead',
-        createdAt: new Date().toISOString(),
       };
       // Forgotten at once, so that memory stays flat however long the run.
       return record;
