@@ -5,7 +5,7 @@
  */
 import { afterEach } from 'vitest';
 import { createSessionManager } from './manager.ts';
-import { killGroups, removeDir, tempDataDir, testOptions, waitFor } from './test-support.ts';
+import { tearDown, tempDataDir, testOptions, waitFor } from './test-support.ts';
 import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
 
 export interface ManagerHarness {
@@ -31,10 +31,7 @@ export function useManagerHarness(first: number, last: number): ManagerHarness {
   const logger = { info: log, warn: log, error: log };
 
   afterEach(async () => {
-    await manager?.stop();
-    killGroups(pids);
-    pids.clear();
-    if (dataDir) await removeDir(dataDir);
+    await tearDown(manager, pids, dataDir);
     manager = undefined;
     dataDir = undefined;
   });

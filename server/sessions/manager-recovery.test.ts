@@ -9,10 +9,9 @@ import { createSessionManager } from './manager.ts';
 import { newEntry, persisted } from './session-entry.ts';
 import {
   freeBlock,
-  killGroups,
-  removeDir,
   sessionProcesses,
   standInRequest,
+  tearDown,
   tempDataDir,
   testOptions,
   waitFor,
@@ -28,10 +27,7 @@ let dataDir: string | undefined;
 const pids = new Set<number | undefined>();
 
 afterEach(async () => {
-  await manager?.stop();
-  killGroups(pids);
-  pids.clear();
-  if (dataDir) await removeDir(dataDir);
+  await tearDown(manager, pids, dataDir);
   manager = undefined;
   dataDir = undefined;
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { canBind } from './port-pool.ts';
-import type { ProfileSettings, SessionManagerOptions, SessionRequest } from './types.ts';
+import type { ProfileSettings, SessionManager, SessionManagerOptions, SessionRequest } from './types.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,
@@ -94,6 +94,18 @@ export function killGroups(pids: Iterable<number | undefined>): void {
   for (const pid of pids) {
     if (pid !== undefined && isAlive(pid)) signalGroup(pid, 'SIGKILL');
   }
+}
+
+/** After a test: stops its manager, kills what is left of the processes it saw and removes its data directory. */
+export async function tearDown(
+  manager: SessionManager | undefined,
+  pids: Set<number | undefined>,
+  dataDir: string | undefined,
+): Promise<void> {
+  await manager?.stop();
+  killGroups(pids);
+  pids.clear();
+  if (dataDir) await removeDir(dataDir);
 }
 
 /** Live processes whose command line names the session (the stand-in is always given its id). */
