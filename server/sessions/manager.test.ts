@@ -6,7 +6,7 @@ import { probeHealth } from './health-probe.ts';
 import { canBind } from './port-pool.ts';
 import { useManagerHarness } from './manager-harness.ts';
 import { createSessionManager } from './manager.ts';
-import { sessionProcesses, standInRequest, testOptions, waitFor } from './test-support.ts';
+import { freeBlock, sessionProcesses, standInRequest, testOptions, waitFor } from './test-support.ts';
 import { QueueFullError } from './types.ts';
 
 // This file's ports: 48000-48049.
@@ -89,16 +89,18 @@ describe('session manager', () => {
     // Six ports with the first held (TCP and UDP) by another program: room for two sessions and one
     // port to spare (the range lies among the system's ephemeral ports, where a passing connection may
     // hold one for a moment).
+    // A block free right now: an application of an earlier test may still be letting go of its ports.
+    const first = await freeBlock(FIRST, LAST, 6);
     const squatter: Server = createServer();
-    await new Promise<void>((resolve) => squatter.listen(FIRST, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => squatter.listen(first, '127.0.0.1', resolve));
     const udpSquatter = createSocket('udp4');
-    await new Promise<void>((resolve) => udpSquatter.bind(FIRST, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => udpSquatter.bind(first, '127.0.0.1', resolve));
     try {
       const m = await setup({
         capacity: 3,
         queueLimit: 0,
         readyWaitMs: 15_000,
-        portRange: { first: FIRST, last: FIRST + 5 },
+        portRange: { first, last: first + 5 },
       });
       const a = track(await m.create(standInRequest()))!;
       const b = track(await m.create(standInRequest()))!;
@@ -106,7 +108,7 @@ describe('session manager', () => {
       expect([a.state, b.state]).toEqual(['ready', 'ready']);
       const used = [a, b].flatMap((r) => [r.ports!.signaling, r.ports!.media]);
       expect(new Set(used).size).toBe(4);
-      expect(used).not.toContain(FIRST);
+      expect(used).not.toContain(first);
       expect(c.state).toBe('failed');
       expect(c.message).toMatch(/^No free network port/);
 
