@@ -1,6 +1,6 @@
 /** Accessibility: axe on every page of the portal (light and dark), no serious or critical violation. */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { smallProfiles } from './support/catalogs';
 import { startStack, type Stack } from './support/stack';
 
@@ -13,13 +13,6 @@ applications:
     versions:
       - { version: 1.0.0, description: First. }
       - { version: 1.1.0-beta.1, description: Preview. }${smallProfiles}`;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const pages: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
   {
@@ -90,7 +83,7 @@ test.describe('accessibility', () => {
       for (const p of pages) {
         await page.goto(`${stack.baseURL}${p.path}`);
         await p.ready(page);
-        expect(await seriousViolations(page), `${p.name} (${p.path})`).toEqual([]);
+        expect(await axeViolations(page), `${p.name} (${p.path})`).toEqual([]);
       }
     });
   }
@@ -125,10 +118,10 @@ test.describe('accessibility', () => {
     await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
     await page.getByRole('button', { name: 'Review' }).click();
     await expect(page.getByRole('table', { name: 'Launch summary' })).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${stack.baseURL}/`);
     await expect(page.getByRole('link', { name: 'Sample Viewer' })).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     // Nothing wider than the phone: the page must not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });

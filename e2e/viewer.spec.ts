@@ -3,8 +3,8 @@
  * connection and get it back, watch from a second page, and see the session end from elsewhere.
  * Pixels are read back from the <video> and decoded with the application's own marks (streamer/marks.ts).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { startStack, type Stack } from './support/stack';
 import { marksScript } from './support/whep-test-client';
 import { sampleCatalog } from './support/catalogs';
@@ -158,10 +158,7 @@ test('application messages go both ways and the statistics show the stream', asy
     )
     .toMatch(/^\S+ \S+/);
   // Every control of the viewer, the overlay and the message log included, has a role and a name.
-  const audit = await new AxeBuilder({ page }).analyze();
-  expect(
-    audit.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  expect(await axeViolations(page, { every: true })).toEqual([]);
   await page.keyboard.press('Control+Shift+S');
   await expect(stats).toBeHidden();
 });
