@@ -1,9 +1,10 @@
 /**
  * Figures of the session machinery on this machine (run: `npx tsx server/sessions/bench-sessions.ts`):
  * time from create() to ready and from end() to gone with the stand-in application, one port pair
- * allocation (two bind tests), one durable save with 100 sessions in the state (a journal append, and
- * the same folded into the state file and its copy), and how long 32 concurrent create() calls take
- * to be answered, each only once its session is on disk (they share writes).
+ * allocation (two bind tests), one durable save with 100 sessions in the state (a journal line of one
+ * changed session, or of the whole state, and the state folded into the state file and its copy), and
+ * how long 32 concurrent create() calls take to be answered, each only once its session is on disk
+ * (they share writes).
  * The stand-in's own start-up (a Node process loading TypeScript) dominates the first figure.
  */
 import { performance } from 'node:perf_hooks';
@@ -11,6 +12,7 @@ import { createSessionManager } from './manager.ts';
 import { PortPool } from './port-pool.ts';
 import { StateStore } from './state-store.ts';
 import { removeDir, standInRequest, tempDataDir, testOptions, waitFor } from './test-support.ts';
+import type { SessionRequest } from './types.ts';
 
 // Ports 48150-48199 are this script's (the session tests use 48000-48149).
 const FIRST = 48150;
@@ -63,16 +65,23 @@ async function ports(): Promise<void> {
 
 async function saves(): Promise<void> {
   const dir = await tempDataDir();
-  const store = new StateStore<object>(dir);
   const request = standInRequest();
-  const sessions = Array.from({ length: 100 }, (_, seq) => ({ seq, request, record: { id: String(seq) } }));
-  const samples: number[] = [];
+  type Saved = { seq: number; request: SessionRequest; record: { id: string } };
+  const sessions = new Map<string, Saved>();
+  for (let seq = 0; seq < 100; seq++)
+    sessions.set(String(seq), { seq, request, record: { id: String(seq) } });
+  const store = new StateStore<Saved>(dir, { items: () => sessions, key: (session) => session.record.id });
+  const whole: number[] = [];
+  const changes: number[] = [];
   const folded: number[] = [];
   try {
     for (let i = 0; i < 50; i++) {
       let started = performance.now();
-      await store.save(() => sessions);
-      samples.push(performance.now() - started);
+      await store.saveAll();
+      whole.push(performance.now() - started);
+      started = performance.now();
+      await store.save(String(i));
+      changes.push(performance.now() - started);
       started = performance.now();
       await store.flush();
       folded.push(performance.now() - started);
@@ -81,7 +90,8 @@ async function saves(): Promise<void> {
     await store.flush();
     await removeDir(dir);
   }
-  summary('durable save, 100 sessions (journal append)', samples);
+  summary('durable save, one change among 100 sessions', changes);
+  summary('durable save, whole state of 100 sessions', whole);
   summary('  then folded into the state file and its copy', folded);
 }
 

@@ -13,15 +13,21 @@ const LAST = 43019;
 
 const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
 
-/** Sessions in the newest state on disk, as a restarted service would read it. */
+/** The sessions in the newest state on disk, as a restarted service would read them. */
+async function savedSessions(): Promise<PersistedSession[]> {
+  const store = new StateStore<PersistedSession>(dataDir(), {
+    items: () => new Map(),
+    key: (session) => session.record.id,
+  });
+  return (await store.load()).sessions;
+}
+
 async function savedIds(): Promise<Set<string>> {
-  const { sessions } = await new StateStore<PersistedSession>(dataDir()).load();
-  return new Set(sessions.map((session) => session.record.id));
+  return new Set((await savedSessions()).map((session) => session.record.id));
 }
 
 async function savedSession(id: string): Promise<PersistedSession | undefined> {
-  const { sessions } = await new StateStore<PersistedSession>(dataDir()).load();
-  return sessions.find((session) => session.record.id === id);
+  return (await savedSessions()).find((session) => session.record.id === id);
 }
 
 /** Makes every state write fail (a directory in the journal's place), until the returned undo. */
@@ -102,5 +108,15 @@ describe('session manager: durable creation', () => {
       return saved?.record.state === 'ready' && saved.record.pid === started.pid;
     });
     expect((await savedSession(queued.id))?.record.ports).toEqual(started.ports);
+  });
+
+  it('saves the removal of an ended session, and leaves the others on disk as they were', async () => {
+    const m = await setup({ capacity: 1 });
+    const holder = track(await m.create(standInRequest()))!;
+    const queued = await m.create(standInRequest());
+    expect(await savedIds()).toEqual(new Set([holder.id, queued.id]));
+    await m.end(queued.id);
+    await waitFor('the ended session to leave the disk', async () => !(await savedIds()).has(queued.id));
+    expect((await savedIds()).has(holder.id)).toBe(true);
   });
 });

@@ -48,10 +48,12 @@ export function createSessionManager(
   const pool = new PortPool(options.portRange);
   const lock = new ServiceLock(options.dataDir);
   const logDir = path.join(options.dataDir, 'logs');
-  const store = new StateStore<PersistedSession, Entry>(options.dataDir, 'sessions.json', {
+  const entries = new Map<string, Entry>();
+  const store = new StateStore<PersistedSession, Entry>(options.dataDir, {
+    items: () => entries,
+    key: (session) => session.record.id,
     encode: entryEncoder(),
   });
-  const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
   const listeners = new Set<() => void>();
   /** Stops of failed applications still under way; `stop()` waits for them. */
@@ -94,15 +96,20 @@ export function createSessionManager(
     return true;
   }
 
-  /** Resolves once a write that holds the current state is on disk; rejects when that write failed. */
-  function save(): Promise<void> {
-    const saved = store.save(() => [...entries.values()]);
+  /**
+   * Resolves once a write that holds the entry as it is now (or its absence, once it is forgotten) is
+   * on disk; `all` saves every session, for when entries changed without a save of their own
+   * (restored, or dropped on stop). Rejects when that write failed.
+   */
+  function save(changed: Entry | 'all'): Promise<void> {
+    const saved = changed === 'all' ? store.saveAll() : store.save(changed.record.id);
     saved.catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
     return saved;
   }
 
-  function changed(): void {
-    void save().catch(() => undefined);
+  /** Something about a session (or all of them) changed: save it and wake whoever waits. */
+  function changed(entry: Entry | 'all'): void {
+    void save(entry).catch(() => undefined);
     for (const listener of [...listeners]) listener();
   }
 
@@ -124,7 +131,7 @@ export function createSessionManager(
     entry.forgetTimer = setTimeout(() => {
       if (entries.get(entry.record.id) !== entry || entry.phase !== 'failed') return;
       entries.delete(entry.record.id);
-      changed();
+      changed(entry);
     }, delay);
     entry.forgetTimer.unref();
   }
@@ -145,7 +152,7 @@ export function createSessionManager(
     logger.warn({ sessionId: record.id }, reason);
     forgetLater(entry);
     pump();
-    changed();
+    changed(entry);
   }
 
   function markReady(entry: Entry): void {
@@ -155,7 +162,7 @@ export function createSessionManager(
     entry.record.readyAt = new Date().toISOString();
     entry.idleSince = Date.now();
     logger.info({ sessionId: entry.record.id }, entry.record.message);
-    changed();
+    changed(entry);
   }
 
   function waitSettled(entry: Entry, timeoutMs: number): Promise<void> {
@@ -222,7 +229,7 @@ export function createSessionManager(
       const position = queue.indexOf(entry);
       if (position >= 0) queue.splice(position, 1);
       entries.delete(id);
-      changed();
+      changed(entry);
       return;
     }
     entry.phase = 'ending';
@@ -234,7 +241,7 @@ export function createSessionManager(
       entries.delete(id);
       logger.info({ sessionId: id }, `Ended ${label(entry.request)}`);
       pump();
-      changed();
+      changed(entry);
     })();
     return entry.ending;
   }
@@ -278,7 +285,7 @@ export function createSessionManager(
         }),
       );
       pump();
-      changed();
+      changed('all');
       ticker = setInterval(() => runtime.tick(entries.values()), options.healthPollMs);
       ticker.unref();
     },
@@ -293,7 +300,7 @@ export function createSessionManager(
       queue.push(entry);
       pump();
       // Accepted means on disk: a crash right after the answer must not lose the session.
-      const saved = save();
+      const saved = save(entry);
       for (const listener of [...listeners]) listener();
       try {
         await saved;
@@ -339,7 +346,7 @@ export function createSessionManager(
       );
       await Promise.all([...stopping]);
       for (const entry of entries.values()) clearTimeout(entry.forgetTimer);
-      changed();
+      changed('all');
       await store.flush();
       await lock.release();
     },

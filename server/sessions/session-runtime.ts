@@ -20,8 +20,8 @@ export interface RuntimeContext {
   pool: PortPool;
   logger: SessionLogger;
   isStopped(): boolean;
-  /** Something about a session changed: save it and wake whoever waits. */
-  changed(): void;
+  /** Something about this session changed: save it and wake whoever waits. */
+  changed(entry: Entry): void;
   fail(entry: Entry, reason: string): void;
   markReady(entry: Entry): void;
   end(id: string): Promise<void>;
@@ -53,7 +53,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     entry.phase = 'starting';
     entry.startedAt = Date.now();
     record.message = startingMessage(request);
-    context.changed();
+    context.changed(entry);
     const ports = await context.pool.allocate();
     if (entry.phase !== 'starting') return context.pool.release(ports);
     if (!ports)
@@ -77,7 +77,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       return context.fail(entry, `${label(request)} could not be started`);
     }
     if (entry.phase !== 'starting') return;
-    context.changed();
+    context.changed(entry);
     void watchReadiness(entry);
   }
 

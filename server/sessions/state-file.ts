@@ -6,7 +6,10 @@ import { statSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
-/** The layout of the state file and of each journal line; `version` changes when the layout does. */
+/**
+ * The layout of the state file, and of a journal line that holds a whole state; `version` changes when
+ * the layout does.
+ */
 export interface StateFile<T> {
   version: 1;
   /** Grows by one with each write, so that the newest of the files can be told (absent: 0). */
@@ -14,6 +17,21 @@ export interface StateFile<T> {
   savedAt: string;
   sessions: T[];
 }
+
+/**
+ * A journal line that holds what changed since the line before it, whose generation is one less:
+ * the items that changed or came (`put`, whole) and the ids of those that are gone (`del`).
+ */
+export interface StateDelta<T> {
+  version: 1;
+  generation: number;
+  savedAt: string;
+  put: T[];
+  del: string[];
+}
+
+/** One line of the journal. */
+export type JournalLine<T> = StateFile<T> | StateDelta<T>;
 
 /** Replaces `file` so that a crash at any moment leaves either the old or the new text, never a mix. */
 export async function writeAtomically(file: string, text: string): Promise<void> {
@@ -107,24 +125,104 @@ export async function truncateFile(file: string): Promise<void> {
 
 /** Reads one state; throws on anything that is not one. */
 export function parseState<T>(text: string): StateFile<T> {
-  const data = JSON.parse(text) as Partial<StateFile<T>> | null;
-  if (!data || data.version !== 1 || !Array.isArray(data.sessions)) {
-    throw new Error('not a session state file');
-  }
-  return data as StateFile<T>;
+  const line = parseJournalLine<T>(text);
+  if (!isWhole(line)) throw new Error('not a session state file');
+  return line;
 }
 
-/** The newest complete state in a journal; a torn last line (a crash mid-append) is passed over. */
-export function lastJournalState<T>(text: string): StateFile<T> | undefined {
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (!line) continue;
-    try {
-      return parseState<T>(line);
-    } catch {
-      // Torn or damaged: an older line may still be whole.
-    }
+function isWhole<T>(line: JournalLine<T>): line is StateFile<T> {
+  return Array.isArray((line as Partial<StateFile<T>>).sessions);
+}
+
+/** Reads one journal line, a whole state or a delta; throws on anything that is neither. */
+export function parseJournalLine<T>(text: string): JournalLine<T> {
+  const data = JSON.parse(text) as Partial<StateFile<T> & StateDelta<T>> | null;
+  if (data?.version === 1) {
+    if (Array.isArray(data.sessions)) return data as StateFile<T>;
+    if (Array.isArray(data.put) && Array.isArray(data.del) && typeof data.generation === 'number')
+      return data as StateDelta<T>;
   }
-  return undefined;
+  throw new Error('not a session state file');
+}
+
+/** A state as `replayJournal` rebuilds it: its items by id, and the generation it stands at. */
+export interface ReplayedState<T> {
+  /** Keyed by `key(item)`; an item whose id cannot be read is kept under itself, where no change finds it. */
+  items: Map<unknown, T>;
+  generation: number;
+}
+
+/** What `replayJournal` did. */
+export interface Replay {
+  /** Lines that changed the state. */
+  applied: number;
+  /** The highest generation in a readable line, applied or not: the next write must pass it. */
+  newest: number;
+  /** Damaged lines and gaps, for the log. */
+  problems: string[];
+}
+
+/** A state's items by id (see `ReplayedState`). */
+export function itemsById<T>(items: readonly T[], key: (item: T) => string): Map<unknown, T> {
+  const byId = new Map<unknown, T>();
+  for (const item of items) byId.set(idOf(item, key), item);
+  return byId;
+}
+
+function idOf<T>(item: T, key: (item: T) => string): unknown {
+  try {
+    return key(item);
+  } catch {
+    // A malformed item (a file edited by hand) is passed on for the caller's own checks to drop.
+    return item;
+  }
+}
+
+/**
+ * Brings `state` (changed in place) up to date with a journal's lines, in order. Lines not newer than
+ * the state are passed over: the state file already holds them (a crash between its write and the
+ * journal's truncation leaves them). A whole state replaces; a delta applies only to the generation
+ * just before its own. After a gap or a damaged line, deltas have no state to apply to, so they wait
+ * for the next whole line. A torn last line, which a crash mid-append leaves, held no save that was
+ * answered and is passed over silently.
+ */
+export function replayJournal<T>(state: ReplayedState<T>, text: string, key: (item: T) => string): Replay {
+  const replay: Replay = { applied: 0, newest: 0, problems: [] };
+  const lines = text.split('\n');
+  let broken = false;
+  for (const [i, raw] of lines.entries()) {
+    if (!raw) continue;
+    let line: JournalLine<T>;
+    try {
+      line = parseJournalLine<T>(raw);
+    } catch {
+      if (i < lines.length - 1) {
+        replay.problems.push(`line ${i + 1} is damaged; the changes after it wait for a whole state`);
+        broken = true;
+      }
+      continue;
+    }
+    const generation = line.generation ?? 0;
+    replay.newest = Math.max(replay.newest, generation);
+    if (generation <= state.generation) continue;
+    if (isWhole(line)) {
+      state.items = itemsById(line.sessions, key);
+      broken = false;
+    } else if (broken) {
+      continue;
+    } else if (generation !== state.generation + 1) {
+      replay.problems.push(
+        `line ${i + 1} (generation ${generation}) does not follow generation ${state.generation}; ` +
+          'the changes from it on wait for a whole state',
+      );
+      broken = true;
+      continue;
+    } else {
+      for (const item of line.put) state.items.set(idOf(item, key), item);
+      for (const id of line.del) state.items.delete(id);
+    }
+    state.generation = generation;
+    replay.applied++;
+  }
+  return replay;
 }

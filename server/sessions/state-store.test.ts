@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StateStore } from './state-store.ts';
+import { StateStore, type StoreOptions } from './state-store.ts';
 import { removeDir, tempDataDir } from './test-support.ts';
 
 let dir: string | undefined;
@@ -9,15 +9,58 @@ afterEach(async () => {
   dir = undefined;
 });
 
+interface Item {
+  id: string;
+  n: number;
+}
+
+/** A store over a map of items by id, as the manager keeps its sessions. */
+function storeOver(
+  directory: string,
+  items = new Map<string, Item>(),
+  options: Partial<StoreOptions<Item, Item>> = {},
+): StateStore<Item> {
+  return new StateStore<Item>(directory, { items: () => items, key: (item) => item.id, ...options });
+}
+
+/** A store over a new data directory (removed after the test) and an empty map of items. */
+async function freshStore(options: Partial<StoreOptions<Item, Item>> = {}) {
+  const directory = (dir = await tempDataDir());
+  const items = new Map<string, Item>();
+  return { directory, items, store: storeOver(directory, items, options) };
+}
+
+/** What a restarted service would read. */
+function loadFrom(directory: string) {
+  return storeOver(directory).load();
+}
+
+/** Sets (or, with `undefined`, removes) an item and saves that change. */
+function change(store: StateStore<Item>, items: Map<string, Item>, id: string, n?: number) {
+  if (n === undefined) items.delete(id);
+  else items.set(id, { id, n });
+  return store.save(id);
+}
+
+async function journalLines(store: StateStore<Item>): Promise<string[]> {
+  return (await readFile(store.journal, 'utf8')).split('\n').filter(Boolean);
+}
+
+const byId = (a: Item, b: Item) => a.id.localeCompare(b.id);
+
 describe('StateStore', () => {
   it('starts empty without a file, and reads back what it saved', async () => {
     dir = await tempDataDir();
-    const store = new StateStore<{ n: number }>(dir);
+    const items = new Map([['a', { id: 'a', n: 1 }]]);
+    const store = storeOver(dir, items);
     expect(await store.load()).toEqual({ sessions: [], source: 'none', problems: [] });
-    await store.save(() => [{ n: 1 }, { n: 2 }]);
+    await change(store, items, 'b', 2);
     // The backup copy follows the main file; flush() waits for it too.
     await store.flush();
-    expect((await new StateStore<{ n: number }>(dir).load()).sessions).toEqual([{ n: 1 }, { n: 2 }]);
+    expect((await loadFrom(dir)).sessions).toEqual([
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+    ]);
     // No temporary file is left beside it.
     expect((await readdir(dir)).sort()).toEqual([
       'sessions.json',
@@ -26,37 +69,31 @@ describe('StateStore', () => {
     ]);
   });
 
-  it('ends at the newest snapshot when saves overlap', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<number>(dir);
-    let value = 0;
+  it('ends at the newest state when saves overlap', async () => {
+    const { items, store } = await freshStore();
     const saves = [];
-    for (let i = 0; i < 20; i++) {
-      value = i;
-      saves.push(store.save(() => [value]));
-    }
+    for (let i = 0; i < 20; i++) saves.push(change(store, items, 'x', i));
     await Promise.all(saves);
     await store.flush();
-    expect((await store.load()).sessions).toEqual([19]);
+    expect((await store.load()).sessions).toEqual([{ id: 'x', n: 19 }]);
   });
 
   it('recovers from the backup when the main file is torn, and sets the torn file aside', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<string>(dir);
-    await store.save(() => ['kept']);
+    const { directory, items, store } = await freshStore();
+    await change(store, items, 'kept', 1);
     await store.flush();
     const text = await readFile(store.file, 'utf8');
     await writeFile(store.file, text.slice(0, 10));
     const loaded = await store.load();
-    expect(loaded.sessions).toEqual(['kept']);
+    expect(loaded.sessions).toEqual([{ id: 'kept', n: 1 }]);
     expect(loaded.source).toBe('backup');
     expect(loaded.problems).toHaveLength(1);
-    expect((await readdir(dir)).some((name) => name.startsWith('sessions.json.corrupt-'))).toBe(true);
+    expect((await readdir(directory)).some((name) => name.startsWith('sessions.json.corrupt-'))).toBe(true);
   });
 
   it('starts empty, without throwing, when both copies are unusable', async () => {
     dir = await tempDataDir();
-    const store = new StateStore<string>(dir);
+    const store = storeOver(dir);
     await writeFile(store.file, '{"version": 2, "sessions": []}');
     await writeFile(store.backup, '\u0000\u0000');
     const loaded = await store.load();
@@ -65,91 +102,187 @@ describe('StateStore', () => {
   });
 
   it('resolves each save after a write that started after it, while other saves keep coming', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<number>(dir);
+    const { directory, items, store } = await freshStore();
     let counter = 0;
     let going = true;
     // A steady stream of saves that never lets the write loop go idle.
     const stream = (async () => {
       while (going) {
-        void store.save(() => [++counter]);
+        void change(store, items, 'c', ++counter);
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     for (let i = 0; i < 5; i++) {
       const asked = counter;
-      await store.save(() => [++counter]);
+      await change(store, items, 'c', ++counter);
       // What is on disk was taken after the call, so it holds at least what the caller saw.
-      const [onDisk] = (await new StateStore<number>(dir).load()).sessions;
-      expect(onDisk).toBeGreaterThan(asked);
+      const [onDisk] = (await loadFrom(directory)).sessions;
+      expect(onDisk?.n).toBeGreaterThan(asked);
     }
     going = false;
     await stream;
     await store.flush();
-    expect((await store.load()).sessions).toEqual([counter]);
+    expect((await store.load()).sessions).toEqual([{ id: 'c', n: counter }]);
   });
 
   it('shares one write among the saves made together', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<number>(dir);
-    let snapshots = 0;
-    const first = store.save(() => [snapshots++]);
-    const rest = Array.from({ length: 10 }, () => store.save(() => [snapshots++]));
-    await Promise.all([first, ...rest]);
-    expect(snapshots).toBe(1);
+    const { items, store } = await freshStore({ idleMs: 60_000 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => change(store, items, `s${i}`, i)));
+    expect(await journalLines(store)).toHaveLength(1);
     await store.flush();
   });
 
   it('rejects the saves whose write failed, and writes again once it can', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<string>(dir);
-    await store.save(() => ['before']);
+    const { directory, items, store } = await freshStore();
+    await change(store, items, 'before', 1);
     await store.flush();
     // A directory in the journal's place makes the write fail, even for root.
     const blocker = store.journal;
     await rm(blocker);
     await mkdir(blocker);
-    const failed = await Promise.allSettled([store.save(() => ['lost']), store.save(() => ['lost'])]);
+    const failed = await Promise.allSettled([
+      change(store, items, 'lost', 1),
+      change(store, items, 'lost', 2),
+    ]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['before']);
+    expect((await loadFrom(directory)).sessions).toEqual([{ id: 'before', n: 1 }]);
     await rmdir(blocker);
-    await store.save(() => ['after']);
-    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['after']);
+    // The changes of the failed write are not lost for the next one.
+    await change(store, items, 'before');
+    expect((await loadFrom(directory)).sessions).toEqual([{ id: 'lost', n: 2 }]);
     await store.flush();
   });
 
   it('reads the newest state back from the journal after a crash, past a torn last line', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<string>(dir, 'sessions.json', { idleMs: 60_000 });
-    await store.save(() => ['first']);
+    const { directory, items, store } = await freshStore({ idleMs: 60_000 });
+    await change(store, items, 'first', 1);
     await store.flush();
-    await store.save(() => ['second']);
-    // As a crash leaves it: the state file one write behind, half a line at the journal's end.
-    await appendFile(store.journal, '{"version":1,"generation":99,"sess');
-    const loaded = await new StateStore<string>(dir).load();
-    expect(loaded).toMatchObject({ sessions: ['second'], source: 'journal', problems: [] });
-    expect(JSON.parse(await readFile(store.file, 'utf8'))).toMatchObject({ sessions: ['first'] });
+    await change(store, items, 'second', 2);
+    await change(store, items, 'first');
+    // As a crash leaves it: the state file behind the journal, half a line at the journal's end.
+    await appendFile(store.journal, '{"version":1,"generation":99,"pu');
+    const loaded = await loadFrom(directory);
+    expect(loaded).toMatchObject({ sessions: [{ id: 'second', n: 2 }], source: 'journal', problems: [] });
+    expect(JSON.parse(await readFile(store.file, 'utf8'))).toMatchObject({
+      sessions: [{ id: 'first', n: 1 }],
+    });
     // The next write after the torn line is whole, and newer than anything before it.
-    const next = new StateStore<string>(dir);
+    const restarted = new Map([['third', { id: 'third', n: 3 }]]);
+    const next = storeOver(directory, restarted);
     await next.load();
-    await next.save(() => ['third']);
-    expect((await new StateStore<string>(dir).load()).sessions).toEqual(['third']);
+    await next.save('third');
+    expect((await loadFrom(directory)).sessions).toEqual([{ id: 'third', n: 3 }]);
     await next.flush();
   });
 
   it('keeps saving after flushes and idle folds that find nothing to do', async () => {
-    dir = await tempDataDir();
-    const store = new StateStore<number>(dir, 'sessions.json', { idleMs: 1 });
+    const { items, store } = await freshStore({ idleMs: 1 });
     await store.flush();
-    await store.save(() => [1]);
+    await change(store, items, 'a', 1);
     await store.flush();
     await store.flush();
-    await store.save(() => [2]);
+    await change(store, items, 'a', 2);
     // Lets the idle fold run; nothing is measured.
     await new Promise((resolve) => setTimeout(resolve, 20));
     await store.flush();
-    await store.save(() => [3]);
+    await change(store, items, 'a', 3);
     await store.flush();
-    expect(await store.load()).toMatchObject({ sessions: [3], source: 'main' });
+    expect(await store.load()).toMatchObject({ sessions: [{ id: 'a', n: 3 }], source: 'main' });
+  });
+
+  it('writes a line in proportion to what changed, not to the whole state', async () => {
+    const { directory, items, store } = await freshStore({ idleMs: 60_000 });
+    for (let i = 0; i < 1_000; i++) items.set(`session-${i}`, { id: `session-${i}`, n: i });
+    await store.saveAll();
+    await change(store, items, 'session-500', -1);
+    await change(store, items, 'session-7');
+    const lines = await journalLines(store);
+    expect(lines).toHaveLength(3);
+    const [whole, put, del] = lines as [string, string, string];
+    expect(Buffer.byteLength(whole)).toBeGreaterThan(20_000);
+    expect(Buffer.byteLength(put)).toBeLessThan(150);
+    expect(Buffer.byteLength(del)).toBeLessThan(150);
+    expect(JSON.parse(put)).toMatchObject({ generation: 2, put: [{ id: 'session-500', n: -1 }], del: [] });
+    expect(JSON.parse(del)).toMatchObject({ generation: 3, put: [], del: ['session-7'] });
+    expect((await loadFrom(directory)).sessions).toEqual([...items.values()]);
+    await store.flush();
+  });
+
+  it('reproduces the exact state after many interleaved changes, across folds of the journal', async () => {
+    // A small journal limit, so that it is folded into the state file several times on the way.
+    const { directory, items, store } = await freshStore({ compactBytes: 2_000, idleMs: 60_000 });
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 48_271) % 2_147_483_647) % below;
+    const folds = new Set<number>();
+    for (let round = 0; round < 60; round++) {
+      // Several changes per round, saved together (they share one write) or one after another.
+      const count = 1 + random(5);
+      const together = random(2) === 0;
+      const saves = [];
+      for (let i = 0; i < count; i++) {
+        const saved = change(store, items, `s${random(40)}`, random(3) === 0 ? undefined : random(1_000));
+        saves.push(together ? saved : await saved);
+      }
+      await Promise.all(saves);
+      const text = await readFile(store.file, 'utf8').catch(() => undefined);
+      if (text) folds.add((JSON.parse(text) as { generation: number }).generation);
+    }
+    expect(folds.size).toBeGreaterThan(2);
+    expect((await journalLines(store)).length).toBeGreaterThan(0);
+    const loaded = await loadFrom(directory);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.sessions.sort(byId)).toEqual([...items.values()].sort(byId));
+    await store.flush();
+    expect((await loadFrom(directory)).sessions.sort(byId)).toEqual([...items.values()].sort(byId));
+  });
+
+  it('passes over old lines left by a crash between writing the state file and emptying the journal', async () => {
+    const { directory, items, store } = await freshStore({ idleMs: 60_000 });
+    await change(store, items, 'a', 1);
+    await change(store, items, 'b', 1);
+    const oldLines = await readFile(store.journal, 'utf8');
+    await change(store, items, 'a');
+    await store.flush();
+    await change(store, items, 'c', 1);
+    // The journal as if its truncation never reached the disk: old lines, then the new one.
+    await writeFile(store.journal, oldLines + (await readFile(store.journal, 'utf8')));
+    const loaded = await loadFrom(directory);
+    expect(loaded).toMatchObject({ source: 'journal', problems: [] });
+    expect(loaded.sessions.sort(byId)).toEqual([
+      { id: 'b', n: 1 },
+      { id: 'c', n: 1 },
+    ]);
+    await store.flush();
+  });
+
+  it('reports a gap in the generations and applies no change past it until a whole state', async () => {
+    const { directory, items, store } = await freshStore({ idleMs: 60_000 });
+    await change(store, items, 'a', 1);
+    await change(store, items, 'b', 1);
+    await change(store, items, 'c', 1);
+    const [first, , third] = await journalLines(store);
+    await writeFile(store.journal, `${first}\n${third}\n`);
+    const loaded = await loadFrom(directory);
+    expect(loaded.sessions).toEqual([{ id: 'a', n: 1 }]);
+    expect(loaded.problems).toEqual([
+      expect.stringMatching(/\(generation 3\) does not follow generation 1;/),
+    ]);
+    // A restarted store writes the whole state first, which heals the journal.
+    const restarted = storeOver(directory, items);
+    await restarted.load();
+    await restarted.save('c');
+    expect((await loadFrom(directory)).sessions.sort(byId)).toEqual([...items.values()].sort(byId));
+    await restarted.flush();
+    await store.flush();
+  });
+
+  it('loads a journal of whole states, as the earlier layout wrote it', async () => {
+    dir = await tempDataDir();
+    const line = (generation: number, sessions: Item[]) =>
+      `${JSON.stringify({ version: 1, generation, savedAt: new Date().toISOString(), sessions })}\n`;
+    const store = storeOver(dir);
+    await writeFile(store.file, line(1, [{ id: 'a', n: 1 }]));
+    await writeFile(store.journal, line(1, [{ id: 'a', n: 1 }]) + line(2, [{ id: 'b', n: 2 }]));
+    expect(await store.load()).toEqual({ sessions: [{ id: 'b', n: 2 }], source: 'journal', problems: [] });
   });
 });

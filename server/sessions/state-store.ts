@@ -1,18 +1,24 @@
 /**
- * Durable session state. Each save appends the whole state, as one line, to a journal
- * (`sessions.json.journal`) and syncs it: one data sync, about a tenth of the cost of replacing a file,
- * which is what lets POST /stream answer only once its session is on disk. When saves pause, or the
- * journal grows past `compactBytes`, the state file (`sessions.json`) is replaced atomically, its copy
- * (`.bak`) written the same way, and the journal emptied. Every state carries a generation, and
- * `load()` takes the newest whole one of the three, so that a crash at any moment (a torn last line
- * included) or a file damaged from outside (a torn copy, an editor) still leaves a good state.
+ * Durable session state. Each save appends one line to a journal (`sessions.json.journal`) and syncs
+ * it: one data sync, about a tenth of the cost of replacing a file, which is what lets POST /stream
+ * answer only once its session is on disk. A line holds only what changed since the line before it:
+ * the items saved since, by id, each as it is now or, when it is gone, its id. So a save costs in
+ * proportion to the change, not to the state. The first line of a store, and the first after a failed
+ * write, hold the whole state instead: the store cannot tell then what the disk holds. When saves
+ * pause, or the journal grows past `compactBytes`, the state file (`sessions.json`) is replaced
+ * atomically with the whole state, its copy (`.bak`) written the same way, and the journal emptied.
+ * Every line and file carries a generation, one more with each line: `load()` takes the newest whole
+ * state of the file and its copy and applies the journal lines that follow it, so that a crash at any
+ * moment (a torn last line included) or a file damaged from outside (a torn copy, an editor) still
+ * leaves a good state.
  */
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  itemsById,
   JournalAppender,
-  lastJournalState,
   parseState,
+  replayJournal,
   truncateFile,
   writeAtomically,
   type StateFile,
@@ -29,15 +35,19 @@ export interface LoadResult<T> {
   problems: string[];
 }
 
-/** How the store writes: when the journal is folded into the state file, how an item is encoded. */
-export interface StoreOptions<S> {
+/** What the store saves and how it writes: saves take items of type S, `load()` returns items of type T. */
+export interface StoreOptions<T, S> {
+  /** The current items by id, read when a write starts. */
+  items: () => ReadonlyMap<string, S>;
+  /** The id of a loaded item: the key its saved form has in `items`. */
+  key: (item: T) => string;
   /** Journal size that makes the next write fold it in, however busy saves are (default 4 MiB). */
   compactBytes: number;
   /** Quiet time after the last save before the journal is folded in (default 200 ms). */
   idleMs: number;
   /**
    * One item as JSON (default `JSON.stringify`). Lets the caller keep the text of items that do not
-   * change from one save to the next, so that a save costs in proportion to what changed.
+   * change, which whole states (the first line, and each fold) write again.
    */
   encode: (item: S) => string;
 }
@@ -47,21 +57,24 @@ interface Waiter {
   reject(error: Error): void;
 }
 
-/** The durable list of sessions in the data directory: saves take items of type S, load returns T. */
+/** The durable list of sessions in the data directory. */
 export class StateStore<T, S = T> {
   readonly file: string;
   readonly backup: string;
   readonly journal: string;
-  private readonly options: StoreOptions<S>;
-  /** The newest snapshot asked for, taken when the next write starts. */
-  private latest: (() => S[]) | undefined;
+  private readonly options: StoreOptions<T, S>;
+  /** Ids saved since the last line was taken: the next line's changes. */
+  private dirty = new Set<string>();
+  /** Whether the next line holds the whole state rather than the changes. */
+  private whole = true;
   /** Callers waiting for the next write to start and complete. */
   private waiting: Waiter[] = [];
   /** The write loop while it runs; `flush()` waits on it. */
   private running: Promise<void> | undefined;
+  /** The generation of the last line. */
   private generation = 0;
-  /** The newest state in the journal, while the state file does not hold it yet. */
-  private uncompacted: string | undefined;
+  /** Whether the journal holds lines that the state file does not. */
+  private uncompacted = false;
   private journalBytes = 0;
   /** Whether the journal's directory entry is known to be on disk. */
   private journalKnown = false;
@@ -72,7 +85,11 @@ export class StateStore<T, S = T> {
   private compactTimer: NodeJS.Timeout | undefined;
   private readonly journalFile: JournalAppender;
 
-  constructor(dataDir: string, name = 'sessions.json', options: Partial<StoreOptions<S>> = {}) {
+  constructor(
+    dataDir: string,
+    options: Pick<StoreOptions<T, S>, 'items' | 'key'> & Partial<StoreOptions<T, S>>,
+    name = 'sessions.json',
+  ) {
     this.file = path.join(dataDir, name);
     this.backup = `${this.file}.bak`;
     this.journal = `${this.file}.journal`;
@@ -90,13 +107,7 @@ export class StateStore<T, S = T> {
   async load(): Promise<LoadResult<T>> {
     await mkdir(path.dirname(this.file), { recursive: true });
     const problems: string[] = [];
-    let best: { state: StateFile<T>; source: LoadResult<T>['source'] } | undefined;
-    const consider = (state: StateFile<T>, source: LoadResult<T>['source']) => {
-      const generation = state.generation ?? 0;
-      this.generation = Math.max(this.generation, generation);
-      // On a tie the earlier source wins: the state file before its copy, both before the journal.
-      if (!best || generation > (best.state.generation ?? 0)) best = { state, source };
-    };
+    let base: { state: StateFile<T>; source: LoadResult<T>['source'] } | undefined;
     for (const [source, file] of [
       ['main', this.file],
       ['backup', this.backup],
@@ -104,38 +115,53 @@ export class StateStore<T, S = T> {
       const text = await this.read(file, problems);
       if (text === undefined) continue;
       try {
-        consider(parseState<T>(text), source);
+        const state = parseState<T>(text);
+        const generation = state.generation ?? 0;
+        this.generation = Math.max(this.generation, generation);
+        // On a tie the state file wins over its copy.
+        if (!base || generation > (base.state.generation ?? 0)) base = { state, source };
       } catch (error) {
         problems.push(`${file}: ${(error as Error).message}`);
         // Keep the damaged file for a person to look at, out of the way of the next save.
         await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
       }
     }
+    const state = {
+      items: itemsById(base?.state.sessions ?? [], this.options.key),
+      generation: base?.state.generation ?? 0,
+    };
+    let source = base?.source ?? 'none';
     const journal = await this.read(this.journal, problems);
     if (journal !== undefined) {
       this.journalKnown = true;
       this.journalBytes = Buffer.byteLength(journal);
       this.tornTail = journal.length > 0 && !journal.endsWith('\n');
-      const state = lastJournalState<T>(journal);
-      if (state) consider(state, 'journal');
-      else if (journal.trim()) problems.push(`${this.journal}: no whole state in it`);
+      const replay = replayJournal(state, journal, this.options.key);
+      this.generation = Math.max(this.generation, replay.newest);
+      problems.push(...replay.problems.map((problem) => `${this.journal}: ${problem}`));
+      if (replay.applied > 0) source = 'journal';
     }
-    return best
-      ? { sessions: best.state.sessions, source: best.source, problems }
-      : { sessions: [], source: 'none', problems };
+    // What the caller saves next need not be what was read: the next line holds it all.
+    this.whole = true;
+    return { sessions: [...state.items.values()], source, problems };
   }
 
   /**
-   * Saves a snapshot. The promise resolves once the first write that starts after this call is on
-   * disk (group commit: the calls made while a write is under way share the next one, which takes the
-   * newest snapshot), so a caller waits for at most two writes however long saves keep coming. It
-   * rejects when that write fails.
+   * Saves the items with these ids as they are when the next write starts (a put when present in
+   * `items`, a removal when not). The promise resolves once the first write that starts after this
+   * call is on disk (group commit: the calls made while a write is under way share the next one), so
+   * a caller waits for at most two writes however long saves keep coming. It rejects when that write
+   * fails.
    */
-  save(snapshot: () => S[]): Promise<void> {
-    this.latest = snapshot;
-    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.running ??= this.drain();
-    return promise;
+  save(ids: string | readonly string[]): Promise<void> {
+    for (const id of typeof ids === 'string' ? [ids] : ids) this.dirty.add(id);
+    return this.enqueue();
+  }
+
+  /** Saves the whole state, as `save` does one change: for a caller whose items may differ from the disk. */
+  saveAll(): Promise<void> {
+    this.whole = true;
+    return this.enqueue();
   }
 
   /** Resolves when every save asked for so far is on disk (or has failed), in the state file too. */
@@ -143,6 +169,12 @@ export class StateStore<T, S = T> {
     this.compactNow = true;
     this.running ??= this.drain();
     while (this.running) await this.running;
+  }
+
+  private enqueue(): Promise<void> {
+    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.running ??= this.drain();
+    return promise;
   }
 
   private async read(file: string, problems: string[]): Promise<string | undefined> {
@@ -155,12 +187,31 @@ export class StateStore<T, S = T> {
     }
   }
 
+  /**
+   * One line in the layout of StateFile (`all`) or of StateDelta (the ids that changed), with the
+   * items as they are now, each encoded by the caller.
+   */
+  private encodeLine(generation: number, changed: ReadonlySet<string> | 'all'): string {
+    const { items: current, encode } = this.options;
+    const items = current();
+    const head = JSON.stringify({ version: 1, generation, savedAt: new Date().toISOString() }).slice(0, -1);
+    if (changed === 'all') return `${head},"sessions":[${Array.from(items.values(), encode).join(',')}]}`;
+    const put: string[] = [];
+    const del: string[] = [];
+    for (const id of changed) {
+      const item = items.get(id);
+      if (item === undefined) del.push(id);
+      else put.push(encode(item));
+    }
+    return `${head},"put":[${put.join(',')}],"del":${JSON.stringify(del)}}`;
+  }
+
   private async drain(): Promise<void> {
     // Never finish in the turn that started the loop: the caller stores this promise in `running`
     // after the call returns, and the `finally` below must clear it after that, not before.
     await Promise.resolve();
     try {
-      const more = () => this.waiting.length > 0 || (this.compactNow && this.uncompacted !== undefined);
+      const more = () => this.waiting.length > 0 || (this.compactNow && this.uncompacted);
       for (;;) {
         if (!more()) {
           // The journal stays open while saves keep coming; closed once they pause. Saves asked for
@@ -173,14 +224,12 @@ export class StateStore<T, S = T> {
           continue;
         }
         const batch = this.waiting;
-        const snapshot = this.latest as () => S[];
+        const changed = this.whole ? 'all' : this.dirty;
         this.waiting = [];
-        this.latest = undefined;
+        this.dirty = new Set();
+        this.whole = false;
         try {
-          // The layout of StateFile, with each item encoded by the caller.
-          const head = { version: 1, generation: ++this.generation, savedAt: new Date().toISOString() };
-          const items = snapshot().map(this.options.encode).join(',');
-          const text = `${JSON.stringify(head).slice(0, -1)},"sessions":[${items}]}`;
+          const text = this.encodeLine(++this.generation, changed);
           // Encoded once: the write and the journal's size both take the bytes.
           const line = Buffer.from(`${this.tornTail ? '\n' : ''}${text}\n`);
           this.tornTail = true;
@@ -188,8 +237,10 @@ export class StateStore<T, S = T> {
           this.tornTail = false;
           this.journalKnown = true;
           this.journalBytes += line.length;
-          this.uncompacted = text;
+          this.uncompacted = true;
         } catch (error) {
+          // The line may be on disk in whole, in part or not at all: a whole state is right after any.
+          this.whole = true;
           for (const waiter of batch) waiter.reject(error as Error);
           continue;
         }
@@ -200,7 +251,7 @@ export class StateStore<T, S = T> {
       // In the same turn as the last check of `waiting`, so a save cannot slip between the two.
       this.running = undefined;
       this.compactNow = false;
-      if (this.uncompacted !== undefined && !this.compactTimer) {
+      if (this.uncompacted && !this.compactTimer) {
         this.compactTimer = setTimeout(() => {
           this.compactTimer = undefined;
           this.compactNow = true;
@@ -212,15 +263,20 @@ export class StateStore<T, S = T> {
     }
   }
 
-  /** Folds the journal into the state file and its copy; a failure leaves the journal as it is. */
+  /**
+   * Folds the journal into the state file and its copy: the items as they are now, at the generation
+   * of the last line. Changes not written yet are in it already, which the next line's changes then
+   * repeat (a put or a removal gives the same state twice). A failure leaves the journal as it is.
+   */
   private async compact(): Promise<void> {
-    const text = this.uncompacted;
     this.compactNow = false;
-    if (text === undefined) return;
+    if (!this.uncompacted) return;
     try {
-      await writeAtomically(this.file, `${text}\n`);
-      this.uncompacted = undefined;
-      await writeAtomically(this.backup, `${text}\n`).catch(() => undefined);
+      const text = `${this.encodeLine(this.generation, 'all')}\n`;
+      await writeAtomically(this.file, text);
+      this.uncompacted = false;
+      await writeAtomically(this.backup, text).catch(() => undefined);
+      // A crash before this leaves lines the state file holds already; their generations tell.
       await truncateFile(this.journal);
       this.journalBytes = 0;
       this.compactAt = this.options.compactBytes;
