@@ -53,6 +53,7 @@ export function createSessionManager(
     items: () => entries,
     key: (session) => session.record.id,
     encode: entryEncoder(),
+    onWriteError: (error) => logger.error({ err: error.message }, 'Could not save the session state'),
   });
   const queue: Entry[] = [];
   const listeners = new Set<() => void>();
@@ -97,20 +98,18 @@ export function createSessionManager(
   }
 
   /**
-   * Resolves once a write that holds the entry as it is now (or its absence, once it is forgotten) is
-   * on disk; `all` saves every session, for when entries changed without a save of their own
-   * (restored, or dropped on stop). Rejects when that write failed.
+   * Something about a session (or all of them) changed: it goes into the next write, which nobody waits
+   * for (a failed write is logged, and the next one holds the whole state), and whoever waits wakes.
+   * Only create() waits for its write: an accepted session is on disk before it is answered.
    */
-  function save(changed: Entry | 'all'): Promise<void> {
-    const saved = changed === 'all' ? store.saveAll() : store.save(changed.record.id);
-    saved.catch((error: Error) => logger.error({ err: error.message }, 'Could not save the session state'));
-    return saved;
+  function changed(entry: Entry | 'all'): void {
+    store.note(entry === 'all' ? 'all' : entry.record.id);
+    wake();
   }
 
-  /** Something about a session (or all of them) changed: save it and wake whoever waits. */
-  function changed(entry: Entry | 'all'): void {
-    void save(entry).catch(() => undefined);
-    for (const listener of [...listeners]) listener();
+  /** Tells whoever waits for a session to settle that something changed. */
+  function wake(): void {
+    if (listeners.size > 0) for (const listener of [...listeners]) listener();
   }
 
   function pump(): void {
@@ -300,8 +299,8 @@ export function createSessionManager(
       queue.push(entry);
       pump();
       // Accepted means on disk: a crash right after the answer must not lose the session.
-      const saved = save(entry);
-      for (const listener of [...listeners]) listener();
+      const saved = store.save(entry.record.id);
+      wake();
       try {
         await saved;
       } catch (error) {

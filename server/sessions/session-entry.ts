@@ -96,8 +96,9 @@ export function recordOf(entry: Entry, queue: readonly Entry[] | ReadonlyMap<Ent
   if (record.ports) result.ports = { ...record.ports };
   if (entry.phase === 'queued') {
     // A list of many records passes the places of all queued entries at once, rather than search the queue for each.
+    // Searched from the back: the record most asked for is that of a session just queued.
     const ahead =
-      queue instanceof Map ? (queue.get(entry) ?? -1) : (queue as readonly Entry[]).indexOf(entry);
+      queue instanceof Map ? (queue.get(entry) ?? -1) : (queue as readonly Entry[]).lastIndexOf(entry);
     result.message = waitingMessage(Math.max(0, ahead));
   }
   return result;

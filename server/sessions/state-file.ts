@@ -2,7 +2,7 @@
  * The files under the session state: their layout, and the two ways they are written durably (an
  * atomic replace, and an append to the journal).
  */
-import { statSync } from 'node:fs';
+import { statSync, writeSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -85,9 +85,7 @@ export class JournalAppender {
       this.identity = identityOf(this.file) ?? '';
     }
     try {
-      // writeFile, not write: write() may write part of the line and say so rather than throw (a file
-      // size limit), and a line that is only partly on disk is not a save.
-      await this.handle.writeFile(line);
+      writeWhole(this.handle.fd, typeof line === 'string' ? Buffer.from(line) : line);
       await this.handle.datasync();
     } catch (error) {
       // Opened again for the next line, which then learns afresh what state the file is in.
@@ -103,6 +101,20 @@ export class JournalAppender {
     this.handle = undefined;
     this.identity = '';
     await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Writes all of `bytes` at the end of the file, on the calling thread: an append to the page cache
+ * takes microseconds, less than handing it to the thread pool and back, and only the data sync that
+ * follows waits on the disk. A write may take part of the bytes and say so rather than throw (a file
+ * size limit); the rest is written again, so that the error, if any, is thrown.
+ */
+function writeWhole(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length;) {
+    const written = writeSync(fd, bytes, done);
+    if (written === 0) throw new Error('The journal took no more bytes.');
+    done += written;
   }
 }
 

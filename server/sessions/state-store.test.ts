@@ -153,6 +153,36 @@ describe('StateStore', () => {
     await store.flush();
   });
 
+  it('writes noted changes with the next line, and tells of a failed write once', async () => {
+    const errors: string[] = [];
+    const { directory, items, store } = await freshStore({
+      idleMs: 60_000,
+      onWriteError: (error) => errors.push(error.message),
+    });
+    items.set('noted', { id: 'noted', n: 1 });
+    store.note('noted');
+    // A save made after the note shares its line, or follows it: either way both are on disk.
+    await change(store, items, 'saved', 2);
+    expect((await loadFrom(directory)).sessions.sort(byId)).toEqual([
+      { id: 'noted', n: 1 },
+      { id: 'saved', n: 2 },
+    ]);
+    await rm(store.journal);
+    await mkdir(store.journal);
+    items.set('noted', { id: 'noted', n: 3 });
+    store.note('noted');
+    await expect(change(store, items, 'saved', 4)).rejects.toThrow();
+    // One write failed, however many changes it held: one report, and no retry loop.
+    expect(errors).toHaveLength(1);
+    await rmdir(store.journal);
+    store.note([]);
+    await store.flush();
+    expect((await loadFrom(directory)).sessions.sort(byId)).toEqual([
+      { id: 'noted', n: 3 },
+      { id: 'saved', n: 4 },
+    ]);
+  });
+
   it('reads the newest state back from the journal after a crash, past a torn last line', async () => {
     const { directory, items, store } = await freshStore({ idleMs: 60_000 });
     await change(store, items, 'first', 1);

@@ -50,6 +50,8 @@ export interface StoreOptions<T, S> {
    * change, which whole states (the first line, and each fold) write again.
    */
   encode: (item: S) => string;
+  /** Told of each write that failed, once (a `save` also rejects); the default ignores it. */
+  onWriteError: (error: Error) => void;
 }
 
 interface Waiter {
@@ -67,6 +69,8 @@ export class StateStore<T, S = T> {
   private dirty = new Set<string>();
   /** Whether the next line holds the whole state rather than the changes. */
   private whole = true;
+  /** Whether changes were asked to be written since the last line was taken. */
+  private pending = false;
   /** Callers waiting for the next write to start and complete. */
   private waiting: Waiter[] = [];
   /** The write loop while it runs; `flush()` waits on it. */
@@ -98,6 +102,7 @@ export class StateStore<T, S = T> {
       compactBytes: 4 * 1024 * 1024,
       idleMs: 200,
       encode: (item) => JSON.stringify(item),
+      onWriteError: () => {},
       ...options,
     };
     this.compactAt = this.options.compactBytes;
@@ -154,14 +159,28 @@ export class StateStore<T, S = T> {
    * fails.
    */
   save(ids: string | readonly string[]): Promise<void> {
-    for (const id of typeof ids === 'string' ? [ids] : ids) this.dirty.add(id);
-    return this.enqueue();
+    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.note(ids);
+    return promise;
   }
 
   /** Saves the whole state, as `save` does one change: for a caller whose items may differ from the disk. */
   saveAll(): Promise<void> {
-    this.whole = true;
-    return this.enqueue();
+    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.note('all');
+    return promise;
+  }
+
+  /**
+   * Marks items changed, as `save` does, for a caller that need not wait: the next write takes them,
+   * and a failure reaches `onWriteError` only. It costs no promise, which matters on busy paths.
+   */
+  note(ids: string | readonly string[] | 'all'): void {
+    if (ids === 'all') this.whole = true;
+    else if (typeof ids === 'string') this.dirty.add(ids);
+    else for (const id of ids) this.dirty.add(id);
+    this.pending = true;
+    this.running ??= this.drain();
   }
 
   /** Resolves when every save asked for so far is on disk (or has failed), in the state file too. */
@@ -169,12 +188,6 @@ export class StateStore<T, S = T> {
     this.compactNow = true;
     this.running ??= this.drain();
     while (this.running) await this.running;
-  }
-
-  private enqueue(): Promise<void> {
-    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.running ??= this.drain();
-    return promise;
   }
 
   private async read(file: string, problems: string[]): Promise<string | undefined> {
@@ -211,7 +224,7 @@ export class StateStore<T, S = T> {
     // after the call returns, and the `finally` below must clear it after that, not before.
     await Promise.resolve();
     try {
-      const more = () => this.waiting.length > 0 || (this.compactNow && this.uncompacted);
+      const more = () => this.pending || (this.compactNow && this.uncompacted);
       for (;;) {
         if (!more()) {
           // The journal stays open while saves keep coming; closed once they pause. Saves asked for
@@ -219,7 +232,7 @@ export class StateStore<T, S = T> {
           await this.journalFile.close();
           if (!more()) break;
         }
-        if (this.waiting.length === 0) {
+        if (!this.pending) {
           await this.compact();
           continue;
         }
@@ -228,6 +241,7 @@ export class StateStore<T, S = T> {
         this.waiting = [];
         this.dirty = new Set();
         this.whole = false;
+        this.pending = false;
         try {
           const text = this.encodeLine(++this.generation, changed);
           // Encoded once: the write and the journal's size both take the bytes.
@@ -240,7 +254,9 @@ export class StateStore<T, S = T> {
           this.uncompacted = true;
         } catch (error) {
           // The line may be on disk in whole, in part or not at all: a whole state is right after any.
+          // It is written with the next change, not retried at once: a full disk stays full a while.
           this.whole = true;
+          this.options.onWriteError(error as Error);
           for (const waiter of batch) waiter.reject(error as Error);
           continue;
         }
@@ -248,7 +264,7 @@ export class StateStore<T, S = T> {
         if (this.journalBytes >= this.compactAt) await this.compact();
       }
     } finally {
-      // In the same turn as the last check of `waiting`, so a save cannot slip between the two.
+      // In the same turn as the last check of `pending`, so a save cannot slip between the two.
       this.running = undefined;
       this.compactNow = false;
       if (this.uncompacted && !this.compactTimer) {
