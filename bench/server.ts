@@ -8,9 +8,9 @@
  *
  * POST is kept honest this way: the service's only GPU (capacity 1) is held by a stand-in application
  * started first, so every later session is queued and answered 202 at once without starting another;
- * a timer in the same process ends the queued sessions every 10 ms, so the queue stays short (as the
- * queue limit keeps it in production; each save writes the whole queue) and the cost of ending them is
- * counted against the service too. Every 202 is a session on disk: create() answers only after the
+ * a timer in the same process ends, every 10 ms, the sessions answered since, so the queue stays short
+ * (as the queue limit keeps it in production), and the cost of ending them (one more change written
+ * each) is counted against the service too. Every 202 is a session on disk: create() answers only after the
  * write that holds it has been synced. A third row runs the same HTTP layer over
  * sessions kept in memory, to tell its cost apart from that of the session machinery. The service
  * logs one line per request at `info`, as it does in production; the lines go to /dev/null.
