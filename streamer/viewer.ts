@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PeerConnection, Video, type DataChannel, type Track } from 'node-datachannel';
 import { parseInput, parseMessage, type AppMessage, type InputEvent } from './input.ts';
 import type { RtpSink } from './rtp.ts';
-import { withSingleCandidate, type OfferInfo } from './sdp.ts';
+import { OfferError, withSingleCandidate, type OfferInfo } from './sdp.ts';
 
 /** What the application does with a viewer's events. */
 export interface ViewerHandlers {
@@ -150,7 +150,13 @@ export class Viewer implements RtpSink {
         if (state === 'complete') resolve();
       });
     });
-    pc.setRemoteDescription(offer, 'offer');
+    try {
+      pc.setRemoteDescription(offer, 'offer');
+    } catch (err) {
+      // The WebRTC stack checks more than parseOffer (a fingerprint's digits, say): its refusal is the
+      // offer's fault, answered 400 with its reason, not a failure of the application.
+      throw new OfferError(`The SDP offer was refused: ${(err as Error).message}`);
+    }
     pc.setLocalDescription('answer');
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

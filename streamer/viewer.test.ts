@@ -1,0 +1,36 @@
+import { PeerConnection, Video } from 'node-datachannel';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OfferError, parseOffer } from './sdp.ts';
+import { Viewer } from './viewer.ts';
+
+const peers: PeerConnection[] = [];
+afterEach(() => {
+  for (const peer of peers.splice(0)) peer.close();
+});
+
+/** A real offer from node-datachannel, as a browser's would be: VP8 video and the two data channels. */
+async function realOffer(): Promise<string> {
+  const pc = new PeerConnection('viewer', { iceServers: [] });
+  peers.push(pc);
+  const video = new Video('0', 'RecvOnly');
+  video.addVP8Codec(96);
+  pc.addTrack(video);
+  const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
+  pc.createDataChannel('input');
+  return sdp;
+}
+
+const handlers = { onVideoOpen() {}, onInput() {}, onMessage: () => [], onClosed() {} };
+const options = { host: '127.0.0.1', mediaPort: 0, watchOnly: false, silenceTimeoutMs: 15_000 };
+
+describe('Viewer.answer', () => {
+  it('refuses, as the offer’s fault, an offer that passes the parser but not the WebRTC stack', async () => {
+    // Text after the fingerprint's last byte: every character is one SDP allows, so only
+    // libdatachannel notices. The fuzzing of the WHEP endpoint found this one.
+    const offer = (await realOffer()).replace(/^(a=fingerprint:sha-256 \S+)$/m, '$1%ff%fe');
+    const info = parseOffer(offer);
+    const answered = Viewer.answer(offer, info, options, handlers);
+    await expect(answered).rejects.toBeInstanceOf(OfferError);
+    await expect(answered).rejects.toThrow(/refused: .*fingerprint/);
+  });
+});
