@@ -1,13 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
-import { checkProfiles } from './check-profiles';
+import { checkProfiles, type CheckProgressListener } from './check-profiles';
 
 /** Query options of the admin pages, keys from general to specific. */
 export const adminQueries = {
   all: () => ['admin'] as const,
-  profileReport: () =>
+  /**
+   * The full profile check. `onProgress` is not part of the key: it watches a run without changing its
+   * result, and a run reports to the listener of the component that started it.
+   */
+  profileReport: (onProgress?: CheckProgressListener) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'profiles'] as const,
-      queryFn: ({ signal }) => checkProfiles(signal),
+      queryFn: ({ signal }) => checkProfiles(signal, onProgress),
       // A check is costly; it runs again only when asked.
       staleTime: Infinity,
     }),

@@ -33,6 +33,13 @@ export interface ProfileReport {
   checkedAt: number;
 }
 
+/**
+ * Called as profile checks finish: how many are done and how many there are in all. The first call comes
+ * once the total is known (with `checked` 0); it may come for every check, so a caller that renders
+ * should throttle.
+ */
+export type CheckProgressListener = (checked: number, total: number) => void;
+
 /** Requests in flight at once, to spare the service. */
 export const CONCURRENCY = 6;
 
@@ -46,8 +53,12 @@ function statusOf(error: unknown): { status: CellStatus; reason: string } {
 /**
  * For every application and version, lists its profiles, then asks for every known profile
  * (from `/cfg/apps/*\/versions/*\/profiles` and the lists) so wildcard attachments are checked too.
+ * `onProgress` follows the profile checks, which are nearly all of the requests.
  */
-export async function checkProfiles(signal?: AbortSignal): Promise<ProfileReport> {
+export async function checkProfiles(
+  signal?: AbortSignal,
+  onProgress?: CheckProgressListener,
+): Promise<ProfileReport> {
   const apps = (await getApps([], signal)).items;
   const everyProfile = await getProfiles('*', '*', signal).catch(() => [] as Profile[]);
   const pairs = (
@@ -69,12 +80,17 @@ export async function checkProfiles(signal?: AbortSignal): Promise<ProfileReport
   const profiles = [...known.values()].sort((a, b) => a.id.localeCompare(b.id));
 
   const tasks = pairs.flatMap((pair, row) => profiles.map((p) => ({ row, pair, profile: p.id })));
+  let checked = 0;
+  onProgress?.(checked, tasks.length);
   const cells = await mapLimit(tasks, CONCURRENCY, async ({ pair, profile }): Promise<ProfileCell> => {
     try {
       await getProfile(pair.app.id, pair.version, profile, signal);
       return { profile, status: 'ok', reason: 'resolves' };
     } catch (error) {
       return { profile, ...statusOf(error) };
+    } finally {
+      // Once cancelled, the remaining checks fail at once; counting them would run the bar to the end.
+      if (!signal?.aborted) onProgress?.(++checked, tasks.length);
     }
   });
   const rows: ProfileRow[] = pairs.map(({ app, version }, i) => ({

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apps, profiles } from '../../../test/fixtures';
@@ -49,5 +49,58 @@ describe('profile availability page', { timeout: 30_000 }, () => {
     const csv = screen.getByRole('link', { name: 'Export CSV' });
     const text = decodeURIComponent(csv.getAttribute('href')!.split(',').slice(1).join(','));
     expect(text).toContain('usd-composer,2.0.0,default,403,Not allowed for this role.');
+  });
+
+  it('counts the profiles checked while it runs, and starts over when checked again', async () => {
+    // Requests wait on gates the test opens, so what it sees mid-check does not depend on timing.
+    const gate = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const cellsHeld = gate();
+    const appsHeld = gate();
+    let appRuns = 0;
+    let cells = 0;
+    server.use(
+      http.get(api('/cfg/apps'), async () => {
+        // The first run lists the applications at once, the second when the test says.
+        appRuns += 1;
+        if (appRuns > 1) await appsHeld.opened;
+        return HttpResponse.json({ count: 2, items: apps.slice(0, 2) });
+      }),
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json({ items: [{ version: '1.0.0' }, { version: '2.0.0' }] }),
+      ),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () => HttpResponse.json({ items: profiles })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), async ({ params }) => {
+        // The first two of the eight answer at once, the rest when the test says.
+        cells += 1;
+        if (cells > 2) await cellsHeld.opened;
+        return HttpResponse.json(profiles.find((p) => p.id === params.profile));
+      }),
+    );
+    renderRoute('/admin/profiles');
+
+    expect(await screen.findByText('Checked 2 of 8 profiles')).toBeInTheDocument();
+    const bar = screen.getByRole('progressbar', { name: 'Checking profiles' });
+    expect(bar).toHaveAttribute('aria-valuenow', '25');
+    expect(bar).toHaveAttribute('aria-valuetext', 'Checked 2 of 8 profiles');
+    expect(screen.queryByRole('table', { name: 'Profile availability' })).not.toBeInTheDocument();
+
+    cellsHeld.open();
+    const table = await screen.findByRole('table', { name: 'Profile availability' });
+    expect(within(table).getAllByRole('row')).toHaveLength(5);
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    // Held before the total is known, the new run shows the indeterminate bar, not the last count.
+    await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    const again = await screen.findByRole('progressbar', { name: 'Checking profiles' });
+    expect(again).not.toHaveAttribute('aria-valuenow');
+    expect(screen.queryByText(/^Checked \d+ of/)).not.toBeInTheDocument();
+
+    appsHeld.open();
+    await waitFor(() => expect(screen.queryByRole('progressbar')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
   });
 });

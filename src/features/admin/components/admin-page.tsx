@@ -13,12 +13,39 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { adminQueries } from '../api/admin-queries';
 import { toCsv } from '../api/check-profiles';
 import { ProfileMatrix } from './profile-matrix';
+import { useCheckProgress, type CheckProgress } from './use-check-progress';
 
 type Show = 'all' | 'ok' | 'problems';
 
+/** The bar of a running check: indeterminate while the applications are listed, then checks done of all. */
+function CheckingBar({ progress }: { progress: CheckProgress | undefined }) {
+  if (!progress) return <LinearProgress aria-label="Checking profiles" />;
+  const { checked, total } = progress;
+  const text = `Checked ${checked} of ${total} profiles`;
+  return (
+    <Stack spacing={0.5}>
+      <LinearProgress
+        variant="determinate"
+        value={total > 0 ? (checked / total) * 100 : 100}
+        aria-label="Checking profiles"
+        aria-valuetext={text}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {text}
+      </Typography>
+    </Stack>
+  );
+}
+
 /** `/admin/profiles`: which profiles resolve for every application and version, checked live. */
 export default function AdminPage() {
-  const report = useQuery(adminQueries.profileReport());
+  const { progress, onProgress, reset } = useCheckProgress();
+  const report = useQuery(adminQueries.profileReport(onProgress));
+  // A new run starts from the indeterminate bar, not from where the last one ended.
+  const checkAgain = () => {
+    reset();
+    void report.refetch();
+  };
   const [filter, setFilter] = useState('');
   const [show, setShow] = useState<Show>('all');
   const rows = useMemo(() => {
@@ -60,15 +87,15 @@ export default function AdminPage() {
             <MenuItem value="problems">Rows with errors</MenuItem>
           </Select>
         </FormControl>
-        <Button variant="contained" onClick={() => void report.refetch()} disabled={report.isFetching}>
+        <Button variant="contained" onClick={checkAgain} disabled={report.isFetching}>
           Check again
         </Button>
         <Button component="a" href={csvHref} download="profile-availability.csv" disabled={!csvHref}>
           Export CSV
         </Button>
       </Stack>
-      {report.isFetching && <LinearProgress aria-label="Checking profiles" />}
-      {report.isError && <ErrorAlert error={report.error} onRetry={() => void report.refetch()} />}
+      {report.isFetching && <CheckingBar progress={progress} />}
+      {report.isError && <ErrorAlert error={report.error} onRetry={checkAgain} />}
       {report.data && <ProfileMatrix profiles={report.data.profiles} rows={rows} />}
     </Stack>
   );
