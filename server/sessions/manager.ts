@@ -7,11 +7,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneLogs } from '../runners/local-runner.ts';
 import { stopGroup } from '../runners/process-group.ts';
-import { probeHealth } from './health-probe.ts';
 import { ephemeralPortsIn, PortPool } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
 import {
-  isPersistedSession,
   label,
   newEntry,
   readyMessage,
@@ -20,7 +18,7 @@ import {
   type Entry,
   type PersistedSession,
 } from './session-entry.ts';
-import { planRestore } from './session-restore.ts';
+import { probeAdoptedStarting, restoreSessions, type RestoreContext } from './session-restore.ts';
 import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
@@ -63,23 +61,26 @@ export function createSessionManager(
   let stopped = false;
   /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
   let restoring = false;
-  /** Adopted applications that were still starting, probed once before start() returns. */
-  const adoptedStarting: Entry[] = [];
   let ticker: NodeJS.Timeout | undefined;
+  // The runtime and the restore reach the manager through the same few functions.
+  const shared = { publicHost: options.publicHost, pool, logger, fail, markReady, stopLater };
   const runtime = createSessionRuntime({
-    publicHost: options.publicHost,
+    ...shared,
     appCwd: options.appCwd,
     logDir,
     readyPollMs: options.readyPollMs,
-    pool,
-    logger,
     isStopped: () => stopped,
     changed,
-    fail,
-    markReady,
     end,
-    stopLater: (pgid) => background(stopGroup(pgid, options.stopGraceMs)),
   });
+  const restoreContext: RestoreContext = {
+    ...shared,
+    failedRetentionMs: options.failedRetentionMs,
+    entries,
+    queue,
+    forgetLater,
+    watchReadiness: runtime.watchReadiness,
+  };
 
   const copy = (entry: Entry): SessionRecord => recordOf(entry, queue);
 
@@ -119,7 +120,9 @@ export function createSessionManager(
     }
   }
 
-  function background(promise: Promise<void>): void {
+  /** Stops what is left of a process group in the background; stop() waits for it. */
+  function stopLater(pgid: number): void {
+    const promise = stopGroup(pgid, options.stopGraceMs);
     stopping.add(promise);
     void promise.finally(() => stopping.delete(promise));
   }
@@ -147,7 +150,7 @@ export function createSessionManager(
     pool.release(record.ports);
     delete record.ports;
     delete record.pid;
-    if (pid !== undefined) background(stopGroup(pid, options.stopGraceMs));
+    if (pid !== undefined) stopLater(pid);
     logger.warn({ sessionId: record.id }, reason);
     forgetLater(entry);
     pump();
@@ -182,41 +185,6 @@ export function createSessionManager(
       listeners.add(listener);
       listener();
     });
-  }
-
-  /** Rebuilds one session from disk: adopts its application, marks it failed, or queues it again. */
-  function restore(saved: PersistedSession): void {
-    if (!isPersistedSession(saved)) throw new Error('malformed session in the state file');
-    const entry: Entry = { ...saved, phase: 'queued', adopted: false, probing: false };
-    const { record, request } = entry;
-    seq = Math.max(seq, entry.seq);
-    const plan = planRestore(entry, Date.now(), options.failedRetentionMs);
-    if (plan.kind === 'forget') return;
-    entries.set(record.id, entry);
-    if (plan.kind === 'failed') {
-      entry.phase = 'failed';
-      return forgetLater(entry);
-    }
-    if (plan.kind === 'queue') {
-      if (plan.strayPid !== undefined) background(stopGroup(plan.strayPid, options.stopGraceMs));
-      delete record.ports;
-      delete record.pid;
-      record.state = 'pending';
-      return void queue.push(entry);
-    }
-    entry.phase = record.state === 'ready' ? 'ready' : 'starting';
-    if (plan.kind === 'lost') {
-      delete record.pid;
-      return fail(entry, `${label(request)} stopped while the service was down`);
-    }
-    entry.adopted = true;
-    if (!record.ports || !pool.claim(record.ports)) {
-      // Only a damaged state file gives two sessions one port; the application is ours, so it is stopped.
-      return fail(entry, `${label(request)} could not keep its network ports after a restart`);
-    }
-    entry.idleSince = Date.now();
-    logger.info({ sessionId: record.id, pid: record.pid }, `Adopted ${label(request)}`);
-    if (entry.phase === 'starting') adoptedStarting.push(entry);
   }
 
   async function end(id: string): Promise<void> {
@@ -259,30 +227,11 @@ export function createSessionManager(
         );
       }
       const loaded = await store.load();
-      for (const problem of loaded.problems) logger.error({ problem }, 'Damaged session state set aside');
-      if (loaded.source === 'backup') logger.warn({}, 'Session state recovered from its backup copy');
-      const saved = [...loaded.sessions].sort((a, b) => a.seq - b.seq);
       restoring = true;
-      for (const session of saved) {
-        try {
-          restore(session);
-        } catch (error) {
-          logger.error(
-            { err: (error as Error).message },
-            'A saved session could not be restored; it is dropped',
-          );
-        }
-      }
+      const restored = restoreSessions(loaded, restoreContext);
+      seq = Math.max(seq, restored.lastSeq);
       restoring = false;
-      // One probe before start() returns, so that an application which became ready while the service
-      // was down is reported ready at once; the others go on being watched.
-      await Promise.all(
-        adoptedStarting.splice(0).map(async (entry) => {
-          const health = await probeHealth(options.publicHost, entry.record.ports!.signaling, 1_000);
-          if (health.ok && entry.phase === 'starting') markReady(entry);
-          else void runtime.watchReadiness(entry);
-        }),
-      );
+      await probeAdoptedStarting(restored.adoptedStarting, restoreContext);
       pump();
       changed('all');
       ticker = setInterval(() => runtime.tick(entries.values()), options.healthPollMs);
