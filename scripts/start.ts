@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds the portal when its sources are newer than the build, then runs the service in the
- * foreground. The service starts the applications; Ctrl-C (or SIGTERM) reaches it and it stops every one of them.
+ * foreground. The service starts the applications; Ctrl-C (or SIGTERM) reaches it and it stops every one of them,
+ * and so does the end of this process or of its parent, however they end.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -34,17 +35,28 @@ if (stale) {
   }
 }
 
+// The IPC channel ties the service to this process: if this one is killed outright (SIGKILL), the channel
+// closes and the service stops cleanly (server/main.ts), rather than run on with nobody to stop it.
 const service = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')], {
   cwd: root,
-  stdio: 'inherit',
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
 });
+const stopService = (signal: NodeJS.Signals) => {
+  if (service.exitCode === null && service.signalCode === null) service.kill(signal);
+};
 // A terminal's Ctrl-C reaches the whole foreground group, the service included; a signal sent to this process
 // alone is passed on. Either way this process waits for the service to finish its clean stop.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (service.exitCode === null) service.kill(signal);
-  });
-}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopService(signal));
+// npm runs this under a shell, which may die of a signal without passing it on: a parent that is gone
+// (this process handed to another) counts as being told to stop.
+const parent = process.ppid;
+const watch = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(watch);
+    stopService('SIGTERM');
+  }
+}, 500);
 service.on('exit', (code, signal) => {
+  clearInterval(watch);
   process.exit(code ?? (signal ? 1 : 0));
 });

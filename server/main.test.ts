@@ -18,11 +18,11 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-function service(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function service(env: Record<string, string>, ipc = false): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
   });
   children.push(child);
   let output = '';
@@ -69,19 +69,23 @@ describe('server/main.ts', () => {
     expect(output()).toMatch(/STREAMGATE_TOKENS is not set/);
   });
 
-  it('adopts a running application after the service is killed with SIGKILL', async () => {
+  /** A service on the stand-in catalog with one ready session: the service, and its application's /health. */
+  async function serviceWithSession(ipc = false) {
     const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-main-'));
     dirs.push(dir);
     const catalog = path.join(dir, 'catalog.yaml');
     await writeFile(catalog, standInCatalog());
     const port = await freePort();
     const dataDir = path.join(dir, 'state');
-    const { child, output } = service({
-      PORT: String(port),
-      STREAMGATE_CATALOG: catalog,
-      STREAMGATE_DATA_DIR: dataDir,
-      STREAMGATE_PORT_RANGE: `${PORTS.first}-${PORTS.last}`,
-    });
+    const { child, output } = service(
+      {
+        PORT: String(port),
+        STREAMGATE_CATALOG: catalog,
+        STREAMGATE_DATA_DIR: dataDir,
+        STREAMGATE_PORT_RANGE: `${PORTS.first}-${PORTS.last}`,
+      },
+      ipc,
+    );
     await until(`the service to answer (${output()})`, () => healthy(`http://127.0.0.1:${port}/healthz`));
 
     const created = await fetch(`http://127.0.0.1:${port}/api/stream`, {
@@ -97,7 +101,21 @@ describe('server/main.ts', () => {
       return res.status === 200;
     });
     const signaling = session.routes?.['127.0.0.1']?.[0]?.source_port;
-    const appHealth = `http://127.0.0.1:${signaling}/health`;
+    return { child, dataDir, id, session, appHealth: `http://127.0.0.1:${signaling}/health` };
+  }
+
+  it('stops cleanly, applications included, when the launcher that holds its IPC channel is gone', async () => {
+    const { child, appHealth } = await serviceWithSession(true);
+    expect(await healthy(appHealth)).toBe(true);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // What scripts/start.ts's death (even by SIGKILL) looks like from the service: the channel closes.
+    child.disconnect();
+    expect(await exited).toBe(0);
+    expect(await healthy(appHealth)).toBe(false);
+  });
+
+  it('adopts a running application after the service is killed with SIGKILL', async () => {
+    const { child, dataDir, id, session, appHealth } = await serviceWithSession();
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));

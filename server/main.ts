@@ -61,6 +61,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  // Started by `npm start` (scripts/start.ts) over an IPC channel: when the launcher is gone, however it
+  // ended, so is the reason to run.
+  if (process.send) process.once('disconnect', () => shutdown('launcher gone', 0));
   process.on('uncaughtException', (error) => {
     app.log.fatal({ err: error }, 'uncaught exception');
     shutdown('uncaught exception', 1);
