@@ -158,7 +158,7 @@ export class StateStore<T, S = T> {
    * a caller waits for at most two writes however long saves keep coming. It rejects when that write
    * fails.
    */
-  save(ids: string | readonly string[]): Promise<void> {
+  save(ids: string | readonly string[] | 'all'): Promise<void> {
     const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
     this.note(ids);
     return promise;
@@ -166,9 +166,7 @@ export class StateStore<T, S = T> {
 
   /** Saves the whole state, as `save` does one change: for a caller whose items may differ from the disk. */
   saveAll(): Promise<void> {
-    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.note('all');
-    return promise;
+    return this.save('all');
   }
 
   /**
