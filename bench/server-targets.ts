@@ -1,8 +1,10 @@
 /**
  * The servers that bench/server.ts measures, each run in a child process of its own:
  * `--serve-app` (the service, and the same HTTP layer over in-memory sessions) and `--serve-bare`
- * (node:http answering the service's own bytes). They answer `cpu` messages with the CPU time used.
+ * (node:http answering the service's own bytes; on a second port, also writing each POST to disk
+ * before its answer). They answer `cpu` messages with the CPU time used.
  */
+import { closeSync, fdatasync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
 export const APP_PORT = BASE_PORT;
 export const BARE_PORT = BASE_PORT + 1;
 export const LAYER_PORT = BASE_PORT + 2;
+export const BARE_DURABLE_PORT = BASE_PORT + 3;
 /** Ports of the sessions: the stand-in that holds the GPU takes one pair. */
 const SESSION_PORTS = { first: BASE_PORT + 190, last: BASE_PORT + 199 };
 
@@ -142,24 +145,77 @@ async function serveApp(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-/** Child: node:http answering the service's own bytes, given by the parent. */
-function serveBare(canned: Canned): void {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const post = request.method === 'POST';
-      const body = post ? canned.postBody : canned.getBody;
-      response.writeHead(post ? 202 : 200, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-      });
-      response.end(body);
+/**
+ * The least a server can do to keep each POST on disk before its answer: append one line to a file
+ * and sync it, one data sync shared by the requests that arrive while the one before runs (group
+ * commit, as the service's state store does). The file is emptied past 4 MiB, as the store's journal is.
+ */
+function groupCommit(file: string): (line: string, done: () => void) => void {
+  const fd = openSync(file, 'a', 0o600);
+  let waiting: (() => void)[] = [];
+  let syncing = false;
+  let bytes = 0;
+  const sync = () => {
+    syncing = true;
+    const batch = waiting;
+    waiting = [];
+    fdatasync(fd, (error) => {
+      if (error) throw error;
+      if (bytes > 4 * 1024 * 1024) {
+        ftruncateSync(fd, 0);
+        bytes = 0;
+      }
+      for (const done of batch) done();
+      if (waiting.length > 0) sync();
+      else syncing = false;
     });
-  });
+  };
+  process.on('exit', () => closeSync(fd));
+  return (line, done) => {
+    bytes += writeSync(fd, line);
+    waiting.push(done);
+    if (!syncing) sync();
+  };
+}
+
+/**
+ * Child: node:http answering the service's own bytes, given by the parent; on BARE_DURABLE_PORT it
+ * also writes each POST's answer to disk, synced, before it sends it.
+ */
+function serveBare(canned: Canned): void {
+  const directory = mkdtempSync(path.join(tmpdir(), 'streamgate-bench-bare-'));
+  process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
+  const append = groupCommit(path.join(directory, 'journal'));
+  const handler = (durable: boolean) =>
+    createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const post = request.method === 'POST';
+        const body = post ? canned.postBody : canned.getBody;
+        const answer = () => {
+          response.writeHead(post ? 202 : 200, {
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(body),
+          });
+          response.end(body);
+        };
+        if (durable && post) append(`${body}\n`, answer);
+        else answer();
+      });
+    });
+  const servers = [handler(false), handler(true)];
   answerCpu();
-  server.listen(BARE_PORT, '127.0.0.1', () => process.send?.('ready'));
-  process.on('disconnect', () => server.close(() => process.exit(0)));
+  let listening = 0;
+  const ready = () => {
+    if (++listening === servers.length) process.send?.('ready');
+  };
+  servers[0]!.listen(BARE_PORT, '127.0.0.1', ready);
+  servers[1]!.listen(BARE_DURABLE_PORT, '127.0.0.1', ready);
+  process.on('disconnect', () => {
+    let open = servers.length;
+    for (const server of servers) server.close(() => --open === 0 && process.exit(0));
+  });
 }
 
 const mode = process.argv[2];
