@@ -186,7 +186,7 @@ function serveBare(canned: Canned): void {
   const directory = mkdtempSync(path.join(tmpdir(), 'streamgate-bench-bare-'));
   process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
   const append = groupCommit(path.join(directory, 'journal'));
-  const handler = (durable: boolean) =>
+  const serverFor = (durable: boolean) =>
     createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -204,17 +204,20 @@ function serveBare(canned: Canned): void {
         else answer();
       });
     });
-  const servers = [handler(false), handler(true)];
+  const servers = [
+    { server: serverFor(false), port: BARE_PORT },
+    { server: serverFor(true), port: BARE_DURABLE_PORT },
+  ];
   answerCpu();
-  let listening = 0;
-  const ready = () => {
-    if (++listening === servers.length) process.send?.('ready');
-  };
-  servers[0]!.listen(BARE_PORT, '127.0.0.1', ready);
-  servers[1]!.listen(BARE_DURABLE_PORT, '127.0.0.1', ready);
+  void Promise.all(
+    servers.map(
+      ({ server, port }) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    ),
+  ).then(() => process.send?.('ready'));
   process.on('disconnect', () => {
-    let open = servers.length;
-    for (const server of servers) server.close(() => --open === 0 && process.exit(0));
+    void Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve)))).then(() =>
+      process.exit(0),
+    );
   });
 }
 
