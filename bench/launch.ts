@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack } from '../e2e/support/stack';
 import { sampleCatalog } from '../e2e/support/catalogs';
+import { median } from './stats';
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -30,12 +31,6 @@ interface Split {
   frame: number;
   total: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** One launch; returns the split and the session id. */
 async function launchOnce(page: Page, baseURL: string): Promise<{ split: Split; sessionId: string }> {

@@ -21,6 +21,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import path from 'node:path';
+import { median } from './stats.ts';
 import { APP_PORT, BARE_DURABLE_PORT, BARE_PORT, LAYER_PORT, type Canned } from './server-targets.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -117,12 +118,6 @@ function load(url: string, post: boolean, seconds: number): Promise<Load> {
       });
     });
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** The rounds of one server as one figure: the median rate, the CPU time per request over them all. */
