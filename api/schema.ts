@@ -147,6 +147,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stream/{session_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a viewer ticket - extension
+         * @description A ticket lets one viewer connect to the session's application (`Authorization: Bearer` on its `POST /whep`). `control` tickets last until the viewer has connected; `watch` tickets may last as long as the session and give video only. The session's owner or an admin only.
+         */
+        post: operations["createTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -163,6 +183,13 @@ export interface components {
             name: string;
             description: string;
             tags: string[];
+            /**
+             * Format: uri-reference
+             * @description The application's icon (extension; other deployments may omit it): an absolute http(s) URL, or a path
+             *     on this API's host, where the service serves an image that sits beside its catalog file
+             *     (`/catalog-icons/...`). Clients resolve it against the catalog API's address.
+             */
+            icon?: string;
         };
         ApplicationList: {
             count: number;
@@ -188,7 +215,7 @@ export interface components {
             count: number;
             items: components["schemas"]["Profile"][];
         };
-        /** @description Custom arguments passed to the application. */
+        /** @description Custom arguments passed to the application: at most 8 levels deep, 256 keys in all and 16 KiB as JSON (past that, a 422 `value_error` at the field). */
         StreamArguments: {
             /** @description URI of the USD stage to load. */
             usd_stage_uri?: string;
@@ -204,6 +231,22 @@ export interface components {
              */
             version: components["schemas"]["SemVer"] | "latest";
             arguments?: components["schemas"]["StreamArguments"];
+        };
+        TicketRequest: {
+            /**
+             * @default control
+             * @enum {string}
+             */
+            scope: "control" | "watch";
+            /** @description Seconds the ticket lasts; never past the session's lifetime. */
+            ttl_s?: number;
+        };
+        Ticket: {
+            ticket: string;
+            /** @enum {string} */
+            scope: "control" | "watch";
+            /** Format: date-time */
+            expires_at: string;
         };
         DeleteRequest: {
             id: components["schemas"]["SessionId"];
@@ -234,6 +277,19 @@ export interface components {
                 [key: string]: components["schemas"]["Route"][];
             };
             status: components["schemas"]["SessionStatus"];
+            /** @description Id of the application (extension; other deployments may omit it). */
+            app?: string;
+            /** @description The version that runs, `latest` resolved (extension). */
+            version?: string;
+            /** @description Id of the profile (extension). */
+            profile?: string;
+            /**
+             * Format: date-time
+             * @description When the session was requested, RFC 3339 (extension).
+             */
+            created_at?: string;
+            /** @description Who started the session (extension). */
+            user?: string;
         };
         SessionList: {
             offset: number;
@@ -301,7 +357,7 @@ export interface components {
                 "application/json": components["schemas"]["HTTPValidationError"];
             };
         };
-        /** @description Too many sessions created by this caller in a short time. */
+        /** @description Too many sessions created by this caller in a short time, or as many running or waiting as one user may have (`STREAMGATE_USER_LIMIT`). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait. */
@@ -317,6 +373,24 @@ export interface components {
             headers: {
                 /** @description Seconds to wait. */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The request line is over 16 KiB. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The request's headers are over 16 KiB in all. */
+        HeadersTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -368,7 +442,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getApp: {
@@ -393,7 +469,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     listVersions: {
@@ -418,7 +496,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getVersion: {
@@ -444,7 +524,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     listProfiles: {
@@ -470,7 +552,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getProfile: {
@@ -497,7 +581,9 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     listSessions: {
@@ -522,7 +608,9 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     createSession: {
@@ -558,8 +646,10 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["QueueFull"];
         };
@@ -587,7 +677,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getSession: {
@@ -622,7 +714,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     deleteSession: {
@@ -645,7 +739,41 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    createTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
 }

@@ -6,15 +6,21 @@ import fastifyCors from '@fastify/cors';
 import pino, { type DestinationStream } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TokenStore } from './auth/tokens.ts';
+import { iconOrigins } from './catalog/icons.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
+import { DomainError } from './errors.ts';
 import { installAuth } from './http/auth-hook.ts';
+import { installCatalogIcons } from './http/catalog-icons.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { BODY_LIMIT, errorHandler } from './http/error-handler.ts';
-import { HttpError } from './http/errors.ts';
+import { recordApiRoutes } from './http/known-routes.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installPortal } from './http/portal.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { redactQuery } from './http/request-log.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { compileValidator } from './http/validation.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
 import type { SessionManager } from './sessions/types.ts';
@@ -70,6 +76,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     requestTimeout: TIMEOUTS.requestMs,
     connectionTimeout: TIMEOUTS.idleMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    clientErrorHandler,
     // A malformed percent-encoding in a path is the caller's mistake, not a server error.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply)
@@ -78,6 +85,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     },
   });
   app.setErrorHandler(errorHandler);
+  const allowedMethods = recordApiRoutes(app);
 
   // Callback-style hooks: they run on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -85,7 +93,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > BODY_LIMIT) {
       return done(
-        new HttpError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`),
+        new DomainError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`),
       );
     }
     done();
@@ -94,7 +102,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: redactQuery(request.url),
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
         user: request.principal?.user,
@@ -110,6 +118,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   installSecurityHeaders(app, {
     publicHost: config.publicHost,
     extraConnect: config.cspConnect ?? [],
+    imageSources: iconOrigins(deps.catalog),
   });
   installAuth(app, deps.tokens);
   const limiter = config.rateLimit ? new RateLimiter(config.rateLimit) : null;
@@ -118,12 +127,15 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
 
   await app.register(
     async (api) => {
+      // Routes declare their schemas from the contract; Ajv checks them against it (validation.ts).
+      api.setValidatorCompiler(compileValidator);
       cfgRoutes(api, deps.catalog);
-      streamRoutes(api, deps.catalog, deps.manager, config.publicHost, limiter);
+      streamRoutes(api, deps.catalog, deps.manager, config.publicHost, limiter, config.userLimit ?? null);
     },
     { prefix: '/api' },
   );
-  await installPortal(app, config.staticDir);
+  installCatalogIcons(app, deps.catalog, config.catalogPath);
+  await installPortal(app, config.staticDir, allowedMethods);
   await app.ready();
   return app;
 }

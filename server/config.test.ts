@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       logLevel: 'info',
       rateLimit: { perMinute: 30, burst: 10 },
+      userLimit: 4,
       cspConnect: [],
     });
   });
@@ -57,6 +58,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ STREAMGATE_RATE_LIMIT: '600/hour' }).rateLimit).toEqual({ perMinute: 10, burst: 10 });
   });
 
+  it('reads the per-user limit, with off or 0 for none', () => {
+    expect(loadConfig({ STREAMGATE_USER_LIMIT: ' 12 ' }).userLimit).toBe(12);
+    expect(loadConfig({ STREAMGATE_USER_LIMIT: 'OFF' }).userLimit).toBeNull();
+    expect(loadConfig({ STREAMGATE_USER_LIMIT: '0' }).userLimit).toBeNull();
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT=eighty is not a whole number/],
     [{ PORT: '70000' }, /PORT=70000 must be between 0 and 65535/],
@@ -70,6 +77,7 @@ describe('loadConfig', () => {
     [{ STREAMGATE_RATE_LIMIT: 'lots' }, /must look like 30\/min/],
     [{ STREAMGATE_RATE_LIMIT: '0/min' }, /must look like 30\/min/],
     [{ STREAMGATE_RATE_BURST: '0' }, /STREAMGATE_RATE_BURST=0 must be between 1/],
+    [{ STREAMGATE_USER_LIMIT: 'four' }, /STREAMGATE_USER_LIMIT=four is not a whole number/],
     [{ STREAMGATE_CSP_CONNECT: "https://a.example 'unsafe-eval'" }, /must be a source like/],
     [{ STREAMGATE_CSP_CONNECT: 'https://a.example;script-src *' }, /must be a source like/],
   ])('refuses %o', (env, message) => {

@@ -29,6 +29,8 @@ export interface ServiceConfig {
   logLevel: string;
   /** POST /stream per caller (STREAMGATE_RATE_LIMIT, STREAMGATE_RATE_BURST); null or absent: unlimited. */
   rateLimit?: RateLimit | null;
+  /** Sessions pending or ready per user, admins aside (STREAMGATE_USER_LIMIT); null or absent: unlimited. */
+  userLimit?: number | null;
   /** Further connect-src sources of the portal's Content-Security-Policy (STREAMGATE_CSP_CONNECT). */
   cspConnect?: string[];
 }
@@ -110,6 +112,12 @@ function rateLimit(env: NodeJS.ProcessEnv): RateLimit | null {
   return { perMinute, burst: integer(env, 'STREAMGATE_RATE_BURST', 10, 1, 100_000) };
 }
 
+/** A whole number of sessions, or `off` (or 0) for no limit. */
+function userLimit(env: NodeJS.ProcessEnv): number | null {
+  if (env.STREAMGATE_USER_LIMIT?.trim().toLowerCase() === 'off') return null;
+  return integer(env, 'STREAMGATE_USER_LIMIT', 4, 0, 100_000) || null;
+}
+
 function cspSources(raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === '') return [];
   return raw
@@ -161,6 +169,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     corsOrigins: origins(env.STREAMGATE_CORS_ORIGINS),
     logLevel,
     rateLimit: rateLimit(env),
+    userLimit: userLimit(env),
     cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
   };
+}
+
+/**
+ * Origins of the pages that may connect to applications' signaling ports: the portal as this service
+ * serves it (by each name of a loopback address, and by the public host), and STREAMGATE_CORS_ORIGINS.
+ */
+export function portalOrigins(
+  config: Pick<ServiceConfig, 'host' | 'port' | 'publicHost' | 'corsOrigins'>,
+): string[] {
+  const hostPort = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const hosts = isLoopback(config.host) ? ['127.0.0.1', 'localhost', '::1'] : [config.host];
+  const own = [...hosts, config.publicHost].filter((host) => host !== '0.0.0.0' && host !== '::');
+  return [...new Set([...own.map(hostPort), ...config.corsOrigins])];
 }

@@ -101,12 +101,18 @@ describe('server/main.ts', () => {
       return res.status === 200;
     });
     const signaling = session.routes?.['127.0.0.1']?.[0]?.source_port;
-    return { child, dataDir, id, session, appHealth: `http://127.0.0.1:${signaling}/health` };
+    return { child, dataDir, id, session, appHealth: `http://127.0.0.1:${signaling}/health`, port, output };
   }
 
   it('stops cleanly, applications included, when the launcher that holds its IPC channel is gone', async () => {
-    const { child, appHealth } = await serviceWithSession(true);
+    const { child, appHealth, port, output } = await serviceWithSession(true);
     expect(await healthy(appHealth)).toBe(true);
+    // Not a terminal: the banner, then JSON log lines only.
+    expect(output()).toContain(`Streamgate is running at http://127.0.0.1:${port}/\n  API       `);
+    const logLines = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    for (const line of logLines) expect(JSON.parse(line)).toHaveProperty('level');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // What scripts/start.ts's death (even by SIGKILL) looks like from the service: the channel closes.
     child.disconnect();

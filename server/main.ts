@@ -3,9 +3,13 @@
  * listens, and on SIGINT or SIGTERM closes everything so that no application process is left behind.
  */
 import { buildApp } from './app.ts';
+import { prepareAppBundles } from './runners/app-bundles.ts';
+import { repoRoot } from './runners/local-runner.ts';
+import { banner } from './banner.ts';
 import { TokenStore, TokensError } from './auth/tokens.ts';
 import { CatalogError, loadCatalog } from './catalog/load-catalog.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, portalOrigins } from './config.ts';
+import { logDestination } from './log-output.ts';
 import { createSessionManager } from './sessions/manager.ts';
 import type { SessionLogger } from './sessions/types.ts';
 
@@ -36,11 +40,21 @@ async function main(): Promise<void> {
       readyWaitMs: READY_WAIT_MS,
       failedRetentionMs: FAILED_RETENTION_MS,
       stopGraceMs: STOP_GRACE_MS,
+      viewerOrigins: portalOrigins(config),
     },
     logger,
   );
-  const app = await buildApp(config, { catalog, manager, tokens, processMetrics: true });
+  const logStream = logDestination();
+  const app = await buildApp(config, {
+    catalog,
+    manager,
+    tokens,
+    processMetrics: true,
+    ...(logStream ? { logStream } : {}),
+  });
   sink.log = app.log.child({ component: 'sessions' });
+  // Before any session starts (restored ones included), so that every launch runs the bundles.
+  await prepareAppBundles(repoRoot, (message) => app.log.warn(message));
   await manager.start();
 
   let closing: Promise<void> | undefined;
@@ -77,9 +91,14 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(
-    `Streamgate listening on http://${host}:${port} (API http://${host}:${port}/api, docs /api/docs)`,
+    banner({
+      ...config,
+      port,
+      apps: catalog.apps.length,
+      profiles: catalog.profiles.length,
+      terminal: Boolean(process.stdout.isTTY),
+    }),
   );
 }
 

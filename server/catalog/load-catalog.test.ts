@@ -130,6 +130,29 @@ profiles: []
     expect(errorOf('applications: []\n')).toMatch(/missing required key "profiles"/);
   });
 
+  it('reads a display program, and refuses a launch that is both a command and a display', () => {
+    const display = base.replace(
+      '        description: Nine.',
+      '        description: Nine.\n        launch: {display: {command: [xterm, -fs, "12"], env: {LANG: C.UTF-8}}}',
+    );
+    const version = findApp(parseCatalog(display, 'cat.yaml'), 'viewer')?.versions.find(
+      (v) => v.version === '1.9.0',
+    );
+    expect(version?.launch).toEqual({
+      display: { command: ['xterm', '-fs', '12'], env: { LANG: 'C.UTF-8' } },
+    });
+    const both = base.replace(
+      '        description: Nine.',
+      '        description: Nine.\n        launch: {command: [a], display: {command: [xterm]}}',
+    );
+    expect(errorOf(both)).toMatch(/^cat\.yaml:9: a launch has either "command" \(and "env"\) or "display"/);
+    const empty = base.replace(
+      '        description: Nine.',
+      '        description: Nine.\n        launch: {display: {command: []}}',
+    );
+    expect(errorOf(empty)).toMatch(/"command" must name a program/);
+  });
+
   it('refuses two versions of equal precedence', () => {
     expect(errorOf(base.replace('1.0.0+build.5', '1.9.0+build.5'))).toMatch(/same precedence/);
   });

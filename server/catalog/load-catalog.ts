@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import semver from 'semver';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
-import type { LaunchSpec, ProfileSettings } from '../sessions/types.ts';
 import {
   DEFAULT_SETTINGS,
   IDENTIFIER,
@@ -14,8 +13,12 @@ import {
   type CatalogApp,
   type CatalogProfile,
   type CatalogVersion,
+  type CommandSpec,
+  type LaunchSpec,
   type ProfileAttachment,
+  type ProfileSettings,
 } from './model.ts';
+import { iconProblem } from './icons.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
 
 /** The catalog cannot be used; the message names the file, the line and the problem. */
@@ -90,13 +93,26 @@ class Checker {
 }
 
 function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
-  const obj = c.object(value, path, ['command', 'env']);
+  const obj = c.object(value, path, ['command', 'env', 'display']);
+  if (obj.display === undefined) return checkCommand(c, obj, path);
+  if (obj.command !== undefined || obj.env !== undefined) {
+    c.fail(path, 'a launch has either "command" (and "env") or "display", not both');
+  }
+  return {
+    display: checkCommand(c, c.object(obj.display, [...path, 'display'], ['command', 'env']), [
+      ...path,
+      'display',
+    ]),
+  };
+}
+
+function checkCommand(c: Checker, obj: Record<string, unknown>, path: Path): CommandSpec {
   const command = c.list(obj.command, [...path, 'command']);
   if (command.length === 0) c.fail([...path, 'command'], '"command" must name a program');
   command.forEach((arg, i) => {
     if (typeof arg !== 'string') c.fail([...path, 'command', i], 'each command element must be text');
   });
-  const launch: LaunchSpec = { command: command as string[] };
+  const launch: CommandSpec = { command: command as string[] };
   if (obj.env !== undefined) {
     const raw = obj.env;
     const env = c.object(
@@ -141,7 +157,10 @@ function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[]
 }
 
 function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
-  const obj = c.object(entry, path, ['id', 'name', 'description', 'tags', 'versions']);
+  const obj = c.object(entry, path, ['id', 'name', 'description', 'tags', 'icon', 'versions']);
+  const icon = obj.icon === undefined ? undefined : c.text(obj, 'icon', path);
+  const iconError = icon === undefined ? undefined : iconProblem(icon);
+  if (iconError) c.fail([...path, 'icon'], iconError);
   const tags = c.list(obj.tags ?? [], [...path, 'tags']);
   tags.forEach((tag, i) => {
     if (typeof tag !== 'string' || tag === '' || tag.includes(',')) {
@@ -154,6 +173,7 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
     name: c.text(obj, 'name', path),
     description: c.text(obj, 'description', path, true),
     tags: tags as string[],
+    ...(icon === undefined ? {} : { icon }),
     versions: checkVersions(c, obj.versions, [...path, 'versions']),
   };
 }
@@ -161,7 +181,7 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
 function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
   if (value === undefined) return { ...DEFAULT_SETTINGS };
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
-  const obj = c.object(value, path, [...keys, 'idle_timeout_min']);
+  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers']);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
   const height = c.integer(obj, 'height', path, 16, 4320, d.height);
@@ -174,6 +194,7 @@ function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings 
     startupTimeoutMs: c.integer(obj, 'startup_timeout_s', path, 1, 3600, d.startupTimeoutMs / 1000) * 1000,
     maxLifetimeMs: c.integer(obj, 'max_lifetime_min', path, 1, 10_080, d.maxLifetimeMs / 60_000) * 60_000,
     idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
+    maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
   };
   return settings;
 }

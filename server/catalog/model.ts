@@ -1,8 +1,41 @@
 /**
  * The catalog once loaded and checked: applications with their versions, and profiles with the
- * (application, version) pairs they attach to.
+ * (application, version) pairs they attach to, and what a version launches.
  */
-import type { LaunchSpec, ProfileSettings } from '../sessions/types.ts';
+
+/** A program and its environment. */
+export interface CommandSpec {
+  /**
+   * argv; `{signaling_port}`, `{media_port}`, `{host}`, `{session_id}` are replaced in each element, and
+   * `{arg:NAME=DEFAULT}` by the session's argument NAME (a plain file-name-like word) or DEFAULT.
+   */
+  command: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * How a version is started. Absent: the sample streaming application (streamer/main.ts). A command: an
+ * application that streams itself over the WHEP transport. `display`: an X11 program, streamed by the
+ * display host (streamer/display/) from a private display.
+ */
+export type LaunchSpec = CommandSpec | { display: CommandSpec };
+
+/** A profile's runtime settings (catalog key `settings`, every field optional there). */
+export interface ProfileSettings {
+  width: number;
+  height: number;
+  fps: number;
+  maxWidth: number;
+  maxHeight: number;
+  /** Not answering on the signaling port within this time fails the session. */
+  startupTimeoutMs: number;
+  /** A session older than this is ended. */
+  maxLifetimeMs: number;
+  /** A session without a connected viewer for this long is ended. */
+  idleTimeoutMs: number;
+  /** Viewers of one session at once (catalog `max_viewers`, default 8). */
+  maxViewers: number;
+}
 
 export interface CatalogVersion {
   /** The text exactly as written in the catalog (build metadata kept). */
@@ -16,6 +49,8 @@ export interface CatalogApp {
   name: string;
   description: string;
   tags: string[];
+  /** Catalog `icon`: an http(s) URL, or an image file's path relative to the catalog file's folder. */
+  icon?: string;
   /** Newest first by SemVer precedence. */
   versions: CatalogVersion[];
 }
@@ -32,6 +67,15 @@ export interface CatalogProfile {
   description: string;
   settings: ProfileSettings;
   attachments: ProfileAttachment[];
+}
+
+/** What the catalog resolves an (application, version, profile) to: who they are, and how to start them. */
+export interface LaunchTarget {
+  app: { id: string; name: string };
+  /** The version's text, `latest` resolved. */
+  version: string;
+  profile: { id: string; name: string; settings: ProfileSettings };
+  launch?: LaunchSpec;
 }
 
 export interface Catalog {
@@ -51,6 +95,7 @@ export const DEFAULT_SETTINGS: ProfileSettings = {
   startupTimeoutMs: 30_000,
   maxLifetimeMs: 180 * 60_000,
   idleTimeoutMs: 10 * 60_000,
+  maxViewers: 8,
 };
 
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

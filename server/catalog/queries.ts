@@ -1,9 +1,11 @@
 /**
  * Lookups over a loaded catalog: tag filtering (CONTRACT 8), version order and `latest` (CONTRACT 7),
- * and which profiles apply to an (application, version) pair, wildcards included (CONTRACT 9).
+ * which profiles apply to an (application, version) pair, wildcards included (CONTRACT 9), and what a
+ * launch names (CONTRACT 5).
  */
 import semver from 'semver';
-import type { Catalog, CatalogApp, CatalogProfile, CatalogVersion } from './model.ts';
+import { ValidationFailure } from '../errors.ts';
+import type { Catalog, CatalogApp, CatalogProfile, CatalogVersion, LaunchTarget } from './model.ts';
 
 /** Name, then id, by code point so that the order does not depend on the machine's locale. */
 export function byNameThenId(a: { name: string; id: string }, b: { name: string; id: string }): number {
@@ -82,4 +84,42 @@ export function profilesFor(catalog: Catalog, appId: string, version: string): P
     if (version !== '*' && !findVersion(app, version)) return { ok: false, missing: 'version' };
   }
   return { ok: true, profiles: catalog.profiles.filter((p) => profileApplies(p, appId, version)) };
+}
+
+/** What a launch names, as the fields of the POST /stream body do; `version` may be `latest`. */
+export interface LaunchChoice {
+  id: string;
+  version: string;
+  profile: string;
+}
+
+/** A 422 `not_found` at the body field that names what the catalog lacks. */
+function notInCatalog(field: keyof LaunchChoice, msg: string): ValidationFailure {
+  return new ValidationFailure([{ loc: ['body', field], msg, type: 'not_found' }]);
+}
+
+/**
+ * The application, version and profile that a launch names, and how to start them. Throws
+ * ValidationFailure at the field for an application, version or profile that does not exist, and for a
+ * profile that does not apply to that application and version.
+ */
+export function resolveLaunch(catalog: Catalog, choice: LaunchChoice): LaunchTarget {
+  const app = findApp(catalog, choice.id);
+  if (!app) throw notInCatalog('id', `No application has id "${choice.id}".`);
+  const version = choice.version === 'latest' ? latestVersion(app) : findVersion(app, choice.version);
+  if (!version) throw notInCatalog('version', `${app.name} has no version "${choice.version}".`);
+  const profile = catalog.profiles.find((p) => p.id === choice.profile);
+  if (!profile) throw notInCatalog('profile', `No profile has id "${choice.profile}".`);
+  if (!profileApplies(profile, app.id, version.version)) {
+    throw notInCatalog(
+      'profile',
+      `Profile "${profile.id}" does not apply to ${app.name} ${version.version}.`,
+    );
+  }
+  return {
+    app: { id: app.id, name: app.name },
+    version: version.version,
+    profile: { id: profile.id, name: profile.name, settings: profile.settings },
+    ...(version.launch ? { launch: version.launch } : {}),
+  };
 }

@@ -1,10 +1,11 @@
 /**
- * Resolves the caller of every /api request before anything else runs, the way FastAPI's bearer
- * dependency does: a missing or unknown token is a 403 before the request is even validated.
+ * Resolves the caller of every /api request (and of /metrics) before anything else runs, the way
+ * FastAPI's bearer dependency does: a missing or unknown token is a 403 before the request is even
+ * validated.
  */
 import type { FastifyInstance } from 'fastify';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
-import { HttpError, NOT_AUTHENTICATED } from './errors.ts';
+import { DomainError, NOT_AUTHENTICATED } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,6 +16,8 @@ declare module 'fastify' {
 
 /** Routes under /api that anyone may reach: the contract itself, and the answer to unknown addresses. */
 const PUBLIC = [/^\/api\/openapi\.json$/, /^\/api\/docs(\/|$)/, /^\/api\/\*$/];
+/** Outside /api, only the metrics need a caller (an admin): they tell how busy the service is. */
+const METRICS = '/metrics';
 
 /** Installs the hook; `tokens` null means no authentication (every caller is `anonymous` with every role). */
 export function installAuth(app: FastifyInstance, tokens: TokenStore | null): void {
@@ -24,13 +27,14 @@ export function installAuth(app: FastifyInstance, tokens: TokenStore | null): vo
     // The matched route, not the URL: an address that is no endpoint is a 404 for everyone, as in
     // FastAPI, where no dependency runs then.
     const route = request.routeOptions.url ?? '';
-    if (!route.startsWith('/api/') || PUBLIC.some((re) => re.test(route))) return done();
+    const guarded = route === METRICS || (route.startsWith('/api/') && !PUBLIC.some((re) => re.test(route)));
+    if (!guarded) return done();
     if (tokens === null) {
       request.principal = ANONYMOUS;
       return done();
     }
     const principal = tokens.authenticate(request.headers.authorization);
-    if (!principal) return done(new HttpError(403, NOT_AUTHENTICATED));
+    if (!principal) return done(new DomainError(403, NOT_AUTHENTICATED));
     request.principal = principal;
     done();
   });

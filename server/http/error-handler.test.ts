@@ -1,15 +1,8 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { StateWriteError } from '../sessions/types.ts';
 import { errorHandler } from './error-handler.ts';
-
-/** Shaped like the session machinery's StateWriteError: a sentence for people, the system error as cause. */
-class StateWriteError extends Error {
-  constructor(cause: Error) {
-    super('The service cannot save sessions right now (the disk is full); try again later.', { cause });
-    this.name = 'StateWriteError';
-  }
-}
 
 describe('errorHandler', () => {
   it('answers a failed state write with 503, its sentence and Retry-After, and logs the cause only', async () => {

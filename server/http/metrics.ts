@@ -1,10 +1,12 @@
 /**
- * Prometheus metrics at GET /metrics: sessions by state, queue length and request durations.
+ * Prometheus metrics at GET /metrics, for admins only: sessions by state, queue length and request durations.
  * A registry per app, so that several apps in one process (tests, benchmarks) do not share counters.
  */
 import type { FastifyInstance } from 'fastify';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { isAdmin } from '../auth/tokens.ts';
 import type { SessionManager } from '../sessions/types.ts';
+import { forbidden } from '../errors.ts';
 
 /** Adds the request-duration hook and the /metrics route. */
 export function installMetrics(app: FastifyInstance, manager: SessionManager, processMetrics: boolean): void {
@@ -48,7 +50,11 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
     done();
   });
 
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', async (request, reply) => {
+    // Without a tokens file every caller is an admin, so the metrics stay open on a loopback service.
+    if (!isAdmin(request.principal)) {
+      throw forbidden('The metrics are for administrators; use a token with the admin role.');
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });

@@ -34,8 +34,25 @@ describe('the built portal', () => {
     expect(asset.body).toBe('console.log(1);');
   });
 
+  it('serves index.html for a page load of any client route, dots in its last segment included', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const url of [
+      '/apps/omni.usd_explorer',
+      '/apps/usd-viewer/versions/1.2.0',
+      '/apps/foo.js',
+      '/launch?app=omni.usd_explorer&version=1.0.0%2Bbuild.5',
+    ]) {
+      const res = await t.app.inject({ url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<title>Streamgate</title>');
+    }
+    const asset = await t.app.inject({ url: '/assets/missing.js', headers: html });
+    expect(asset.statusCode).toBe(404);
+  });
+
   it('answers 404 for a missing asset, and JSON 404s under /api', async () => {
     expect((await t.app.inject('/assets/missing.js')).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/logo.png', headers: { accept: 'image/*' } })).statusCode).toBe(404);
     const api = await t.app.inject('/api/unknown');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: expect.any(String) });

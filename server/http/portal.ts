@@ -14,8 +14,15 @@ const API_NOT_FOUND = 'No such endpoint; see /api/docs.';
 const NOT_BUILT =
   'The portal is not built yet: run `npm run build`, then reload this page. The API is at /api.';
 
-/** Registers the portal, the docs and the not-found answers (JSON under /api, the SPA elsewhere). */
-export async function installPortal(app: FastifyInstance, staticDir: string): Promise<void> {
+/**
+ * Registers the portal, the docs and the answers to unknown addresses (JSON under /api, the SPA
+ * elsewhere); `allowedMethods` tells a known API address asked with another method (405).
+ */
+export async function installPortal(
+  app: FastifyInstance,
+  staticDir: string,
+  allowedMethods: (path: string) => string[] = () => [],
+): Promise<void> {
   await app.register(fastifySwagger, {
     mode: 'static',
     specification: { document: openApiDocument as never },
@@ -24,7 +31,14 @@ export async function installPortal(app: FastifyInstance, staticDir: string): Pr
   app.get('/api/openapi.json', async () => openApiDocument);
   // Unknown API addresses answer at once, rather than through the file server, which reads the
   // directory to suggest a spelling for every miss.
-  app.all('/api/*', async (_request, reply) => reply.code(404).send({ detail: API_NOT_FOUND }));
+  app.all('/api/*', async (request, reply) => {
+    const allowed = allowedMethods(request.url.split('?')[0] ?? '');
+    if (allowed.length === 0) return reply.code(404).send({ detail: API_NOT_FOUND });
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send({ detail: `This address does not take ${request.method}; it takes ${allowed.join(', ')}.` });
+  });
 
   const built = existsSync(path.join(staticDir, 'index.html'));
   if (built) {
@@ -41,11 +55,26 @@ export async function installPortal(app: FastifyInstance, staticDir: string): Pr
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     const api = url === '/api' || url.startsWith('/api/');
-    // A missing asset (a name with an extension) stays a 404; only client-side routes get the page.
-    const page = path.extname(url) === '';
-    if (!api && page && built && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (
+      !api &&
+      built &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      isPage(url, request.headers.accept)
+    ) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply.code(404).send({ detail: api ? API_NOT_FOUND : 'Not found.' });
   });
+}
+
+/**
+ * Whether a request the files did not answer is for a client-side route. Application ids and versions have
+ * dots (`/apps/omni.usd_explorer`, `/versions/1.2.0`), so a dot cannot tell a route from a file: a browser
+ * loading a page asks for HTML, and that gets the portal whatever the path holds. Other requests get it only
+ * for names without an extension, so that a missing script or image stays a 404, as does anything under
+ * the build's own assets folder.
+ */
+function isPage(url: string, accept: string | undefined): boolean {
+  if (url.startsWith('/assets/')) return false;
+  return (accept ?? '').includes('text/html') || path.extname(url) === '';
 }

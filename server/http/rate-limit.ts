@@ -4,7 +4,7 @@
  * and gains `perMinute` of them a minute; each request takes one, and an empty bucket is a 429.
  */
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 /** How many requests a caller may make: `perMinute` on average, up to `burst` at once. */
 export interface RateLimit {
@@ -64,7 +64,7 @@ export function enforceRateLimit(limiter: RateLimiter | null, request: FastifyRe
   const key = user === 'anonymous' ? `address:${request.ip}` : `user:${user}`;
   const waitSeconds = limiter.take(key);
   if (waitSeconds > 0) {
-    throw new HttpError(
+    throw new DomainError(
       429,
       `You started too many sessions in a short time; try again in ${waitSeconds} s.`,
       { 'retry-after': String(waitSeconds) },

@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import { TokenStore } from '../auth/tokens.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
 import { createSessionManager } from '../sessions/manager.ts';
-import { standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../test-support.ts';
+import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../test-support.ts';
 
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({
@@ -54,5 +54,18 @@ describe('request log', () => {
     const text = JSON.stringify(lines);
     expect(text).not.toContain(TOKENS.alice);
     expect(text).not.toContain('not-a-known-token');
+  });
+
+  it('writes the path and the names in its query, never their values', async () => {
+    lines.length = 0;
+    const secret = 'query-secret-0123456789';
+    await app.inject({ url: `/api/stream?token=${secret}&limit=5&${secret}&&x=`, headers: bearer('alice') });
+    await app.inject({ url: `/api/cfg/apps?tags=${secret}`, headers: bearer('alice') });
+    const urls = lines.filter((line) => line.msg === 'request').map((line) => line.url);
+    expect(urls).toEqual([
+      '/api/stream?token=[redacted]&limit=[redacted]&[redacted]&&x=[redacted]',
+      '/api/cfg/apps?tags=[redacted]',
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(secret);
   });
 });

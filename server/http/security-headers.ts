@@ -10,6 +10,8 @@ export interface SecurityHeaderOptions {
   publicHost: string;
   /** STREAMGATE_CSP_CONNECT: further sources for connect-src (another signaling host, a TURN relay ...). */
   extraConnect: string[];
+  /** Origins of the catalog's icon URLs, for img-src: the catalog's author chose them. */
+  imageSources?: string[];
 }
 
 /** The portal's Content-Security-Policy. */
@@ -23,7 +25,7 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
     // Emotion (MUI's styling) inserts <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${connect.join(' ')}`,
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...(options.imageSources ?? [])].join(' '),
     "media-src 'self' blob:",
     "font-src 'self' data:",
     "object-src 'none'",

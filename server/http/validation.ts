@@ -1,12 +1,14 @@
 /**
- * Checks requests against the schemas of api/openapi.yaml (the one contract) with Ajv, and reports
- * failures the way FastAPI does: `loc` from where the value came, Pydantic v2 type names.
+ * Checks requests against the schemas of api/openapi.yaml (the one contract) with Ajv, as the
+ * validator compiler of the routes that declare them (contract.ts), and reports failures the way
+ * FastAPI does: `loc` from where the value came, Pydantic v2 type names.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
 import { parse } from 'yaml';
-import { ValidationFailure, type ValidationIssue } from './errors.ts';
+import { ValidationFailure, type ValidationIssue } from '../errors.ts';
 
 /** The parsed OpenAPI document, also served at /api/openapi.json and /api/docs. */
 export const openApiDocument: Record<string, unknown> = parse(
@@ -17,17 +19,6 @@ export const openApiDocument: Record<string, unknown> = parse(
 // The whole document is added, so that parameter schemas under `paths` can be used too.
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, validateSchema: false });
 ajv.addSchema({ ...openApiDocument, $id: 'openapi' });
-
-const compiled = new Map<string, ValidateFunction>();
-function schema(pointer: string): ValidateFunction {
-  let fn = compiled.get(pointer);
-  if (!fn) {
-    fn = ajv.getSchema(`openapi#${pointer}`);
-    if (!fn) throw new Error(`api/openapi.yaml has no schema at ${pointer}`);
-    compiled.set(pointer, fn);
-  }
-  return fn;
-}
 
 type Loc = (string | number)[];
 
@@ -136,47 +127,73 @@ function collapseOneOf(errors: ErrorObject[], value: unknown, base: Loc): Valida
   return issues;
 }
 
-/** Checks `value` against the schema at `pointer` in api/openapi.yaml; throws ValidationFailure (422). */
-export function check(pointer: string, value: unknown, base: Loc): void {
-  const fn = schema(pointer);
-  if (fn(value)) return;
-  throw new ValidationFailure(collapseOneOf(fn.errors ?? [], value, base));
-}
+type Validation = { value: unknown } | { error: ValidationFailure };
 
-/** Checks several path or query values at once, so that one 422 lists every problem. */
-export function checkAll(checks: { pointer: string; value: unknown; loc: Loc }[]): void {
-  const issues: ValidationIssue[] = [];
-  for (const c of checks) {
-    try {
-      check(c.pointer, c.value, c.loc);
-    } catch (error) {
-      if (!(error instanceof ValidationFailure)) throw error;
-      issues.push(...error.issues);
-    }
-  }
-  if (issues.length > 0) throw new ValidationFailure(issues);
+/** Where a part of the request is in a 422's `loc`. */
+const LOC = { params: 'path', querystring: 'query', body: 'body', headers: 'header' } as const;
+
+/** Body schemas of operations whose body may be left out (see `optionalBody`). */
+const optionalBodies = new WeakSet<object>();
+
+/** Marks a body schema as one that may be left out: no body is then an empty object, defaults filled in. */
+export function optionalBody<T extends object>(schema: T): T {
+  optionalBodies.add(schema);
+  return schema;
 }
 
 /**
- * A query value read as an integer the way FastAPI does: the last of repeated values, digits only.
- * Returns `fallback` when absent; throws 422 `int_parsing` for anything else.
+ * Fastify's validator compiler for the schemas the routes take from the contract (contract.ts). The
+ * schemas' `$ref`s point into the contract, which Ajv holds as `openapi`. A failure answers the
+ * contract's 422; query values are read first the way FastAPI reads them (see `readQuery`).
  */
-export function queryInteger(raw: unknown, name: string, fallback: number): number {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\s*[-+]?\d{1,15}\s*$/.test(value)) {
-    throw new ValidationFailure([
-      {
-        loc: ['query', name],
-        msg: 'Input should be a valid integer, unable to parse string as an integer',
-        type: 'int_parsing',
-      },
-    ]);
-  }
-  return Number(value.trim());
+export const compileValidator: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const part = (httpPart ?? 'body') as keyof typeof LOC;
+  const base = [LOC[part] ?? part];
+  const fn = ajv.compile(schema);
+  const optional = optionalBodies.has(schema);
+  return (data: unknown): Validation => {
+    let value = data;
+    const issues: ValidationIssue[] = [];
+    if (part === 'querystring') value = readQuery(schema, data, issues);
+    else if (part === 'body' && (value === null || value === undefined)) {
+      if (!optional) return failure([{ loc: base, msg: 'Field required', type: 'missing' }]);
+      value = {};
+    }
+    if (!fn(value)) issues.push(...collapseOneOf(fn.errors ?? [], value, base));
+    return issues.length > 0 ? failure(issues) : { value };
+  };
+};
+
+function failure(issues: ValidationIssue[]): Validation {
+  return { error: new ValidationFailure(issues) };
 }
 
-/** Pointer to a schema in the document, e.g. `schemas/SessionId` -> `/components/schemas/SessionId`. */
-export function component(name: string): string {
-  return `/components/${name}`;
+/**
+ * The query as FastAPI reads it, by the schema of each parameter: an integer from digits (the last of
+ * repeated values; anything else an `int_parsing` issue, and the value left out of the checks that
+ * follow), a list from one value or many. The copy is what the handler gets, defaults filled in.
+ */
+function readQuery(schema: object, data: unknown, issues: ValidationIssue[]): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...(data as Record<string, unknown> | null) };
+  const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  for (const [name, property] of Object.entries(properties)) {
+    const raw = query[name];
+    if (raw === undefined) continue;
+    if (property.type === 'array') {
+      query[name] = Array.isArray(raw) ? raw : [raw];
+    } else if (property.type === 'integer') {
+      const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+      if (typeof text === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(text)) {
+        query[name] = Number(text.trim());
+      } else {
+        delete query[name];
+        issues.push({
+          loc: ['query', name],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          type: 'int_parsing',
+        });
+      }
+    }
+  }
+  return query;
 }

@@ -142,7 +142,7 @@ describe('profiles', () => {
 describe('service endpoints', () => {
   it('answers health, metrics, the contract and JSON 404s under /api', async () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    const metrics = await t.app.inject('/metrics');
+    const metrics = await t.app.inject({ url: '/metrics', headers: bearer('ada') });
     expect(metrics.body).toContain('streamgate_sessions{state="ready"}');
     expect(metrics.body).toContain('streamgate_http_request_duration_seconds_bucket');
     const spec = await t.app.inject('/api/openapi.json');

@@ -151,6 +151,12 @@ describe('sessions', { timeout: 60_000 }, () => {
     expect((await call('DELETE', `/api/stream/${id}`, 'bob')).status).toBe(403);
     expect((await call('GET', '/api/stream', 'bob')).body).toMatchObject({ count: 0, items: [] });
     expect((await call('GET', '/api/stream', 'ada')).body).toMatchObject({ count: 1, offset: 0, limit: 50 });
+    // What was launched, when and by whom, for a list read from another browser.
+    const launched = { app: 'usd-viewer', version: '1.10.0', profile: 'ten-only', user: 'alice' };
+    expect(ready.body).toMatchObject({ ...launched, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect((await call('GET', '/api/stream', 'ada')).body.items).toEqual([
+      expect.objectContaining({ id, ...launched }),
+    ]);
     expect((await call('GET', `/api/stream/${id}`, 'ada')).status).toBe(200);
 
     expect((await call('DELETE', '/api/stream', 'alice', { id })).status).toBe(204);

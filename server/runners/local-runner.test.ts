@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeBlock, removeDir, standInRequest, tempDataDir, waitFor } from '../sessions/test-support.ts';
+import {
+  freeBlock,
+  removeDir,
+  standInCommand,
+  standInRequest,
+  tempDataDir,
+  waitFor,
+} from '../sessions/test-support.ts';
 import { buildCommand, launchApplication, logPath } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
@@ -19,8 +26,14 @@ afterEach(async () => {
 
 describe('buildCommand', () => {
   it('replaces the placeholders of a LaunchSpec and passes the session in the environment', () => {
-    const request = standInRequest(['--extra', 'x{host}y']);
-    request.launch!.env = { MY_VAR: '1', STREAMGATE_HOST: 'overridden?' };
+    const base = standInRequest(['--extra', 'x{host}y']);
+    const request = {
+      ...base,
+      launch: {
+        command: standInCommand(['--extra', 'x{host}y']),
+        env: { MY_VAR: '1', STREAMGATE_HOST: 'overridden?' },
+      },
+    };
     const command = buildCommand({ sessionId, request, ports, host: '10.0.0.5' });
     expect(command.file).toBe(process.execPath);
     expect(command.args).toContain(sessionId);
@@ -42,6 +55,27 @@ describe('buildCommand', () => {
       STREAMGATE_HOST: '10.0.0.5',
       STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'omniverse://example/stage.usd' }),
     });
+  });
+
+  it('runs a display program through the display host, with only safe words from the arguments', () => {
+    const program = ['f3d', 'models/{arg:model=knot.obj}', '--title={session_id}'];
+    const request = {
+      ...standInRequest(),
+      launch: { display: { command: program, env: { LANG: 'C.UTF-8' } } },
+      arguments: { model: 'cube.obj' },
+    };
+    const { file, args, env } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
+    expect(file).toBe(process.execPath);
+    expect(args.slice(0, 3)).toEqual(['--import', 'tsx', 'streamer/display/main.ts']);
+    expect(args).toContain('--max-width');
+    expect(args.slice(args.indexOf('--'))).toEqual(['--', 'f3d', 'models/cube.obj', `--title=${sessionId}`]);
+    expect(JSON.parse(env.STREAMGATE_PROGRAM_ENV ?? '')).toEqual({ LANG: 'C.UTF-8' });
+    expect(env.LANG).toBeUndefined();
+    for (const unsafe of ['../../etc/passwd', '--output=/tmp/x', '.hidden', 'a b', 7]) {
+      const hostile = { ...request, arguments: { model: unsafe } };
+      const built = buildCommand({ sessionId, request: hostile, ports, host: '127.0.0.1' });
+      expect(built.args).toContain('models/knot.obj');
+    }
   });
 
   it('runs the sample streaming application with the profile settings when there is no LaunchSpec', () => {

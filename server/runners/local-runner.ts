@@ -8,9 +8,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appEntry } from './app-bundles.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
 import type { SessionRequest } from '../sessions/types.ts';
 
 /** The repository root: the sample application's path and default working directory are relative to it. */
@@ -23,6 +25,8 @@ export interface LaunchInput {
   ports: { signaling: number; media: number };
   /** Address the application binds and advertises. */
   host: string;
+  /** Added to the application's environment: its viewer secret, allowed origins, viewer limit. */
+  environment?: Record<string, string>;
 }
 
 /** A resolved command line: executable, arguments and the environment added to the service's. */
@@ -33,32 +37,63 @@ export interface Command {
 }
 
 /** argv and environment for a session: the catalog's LaunchSpec, or the sample streaming application. */
-export function buildCommand({ sessionId, request, ports, host }: LaunchInput): Command {
+export function buildCommand(input: LaunchInput): Command {
+  const { sessionId, request, ports, host, environment } = input;
   const env: Record<string, string> = {
+    ...environment,
     STREAMGATE_SESSION_ID: sessionId,
     STREAMGATE_SIGNALING_PORT: String(ports.signaling),
     STREAMGATE_MEDIA_PORT: String(ports.media),
     STREAMGATE_HOST: host,
     STREAMGATE_ARGUMENTS: JSON.stringify(request.arguments),
   };
-  if (request.launch) {
-    const values: Record<string, string> = {
-      signaling_port: String(ports.signaling),
-      media_port: String(ports.media),
-      host,
-      session_id: sessionId,
-    };
-    const [file, ...args] = request.launch.command.map((part) =>
-      part.replace(/\{(signaling_port|media_port|host|session_id)\}/g, (_, key: string) => values[key] ?? ''),
+  const values: Record<string, string> = {
+    signaling_port: String(ports.signaling),
+    media_port: String(ports.media),
+    host,
+    session_id: sessionId,
+  };
+  const fill = (command: string[]) =>
+    command.map((part) =>
+      part
+        .replace(/\{(signaling_port|media_port|host|session_id)\}/g, (_, key: string) => values[key] ?? '')
+        .replace(/\{arg:([A-Za-z0-9_]+)=([^}]*)\}/g, (_, name: string, fallback: string) =>
+          argumentWord(request.arguments[name], fallback),
+        ),
     );
+  if (request.launch && 'display' in request.launch) {
+    const { display } = request.launch;
+    const args = [...appEntry('display'), ...applicationFlags(input), '--', ...fill(display.command)];
+    // The program's own environment reaches the program only, not the host.
+    return {
+      file: process.execPath,
+      args,
+      env: { ...env, STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}) },
+    };
+  }
+  if (request.launch) {
+    const [file, ...args] = fill(request.launch.command);
     if (file === undefined) throw new Error('A launch command needs at least one element.');
     return { file, args, env: { ...request.launch.env, ...env } };
   }
+  const args = [...appEntry('streamer'), ...applicationFlags(input)];
+  const stage = request.arguments.usd_stage_uri;
+  if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
+  return { file: process.execPath, args, env };
+}
+
+/**
+ * A session argument put into a command line: only a plain word (letters, digits, `.`, `_`, `-`, not
+ * starting with `-` or `.`), so that it can name a file beside others but never become a flag or a path.
+ */
+function argumentWord(value: unknown, fallback: string): string {
+  return typeof value === 'string' && /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(value) ? value : fallback;
+}
+
+/** The flags of the sample application and the display host (streamer/args.ts). */
+function applicationFlags({ sessionId, request, ports, host }: LaunchInput): string[] {
   const { settings } = request.profile;
-  const args = [
-    '--import',
-    'tsx',
-    'streamer/main.ts',
+  return [
     '--session-id',
     sessionId,
     '--signaling-port',
@@ -84,9 +119,6 @@ export function buildCommand({ sessionId, request, ports, host }: LaunchInput): 
     '--max-height',
     String(settings.maxHeight),
   ];
-  const stage = request.arguments.usd_stage_uri;
-  if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
-  return { file: process.execPath, args, env };
 }
 
 /** Where a launched application runs and writes its output. */
@@ -102,13 +134,34 @@ export function logPath(logDir: string, sessionId: string): string {
 }
 
 /**
+ * The last line an application wrote to its log (where the display host says why its program ended),
+ * without its `[tag]` prefix and cut to a sentence's length; empty when there is none.
+ */
+export async function lastLogLine(logDir: string, sessionId: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(logPath(logDir, sessionId), 'r');
+    const { size } = await handle.stat();
+    const length = Math.min(size, 4096);
+    const { buffer } = await handle.read(Buffer.alloc(length), 0, length, size - length);
+    const line = buffer.toString('utf8').trim().split('\n').pop() ?? '';
+    const text = line.replace(/^\[[a-z-]+\]\s*/, '').trim();
+    return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+  } catch {
+    return '';
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
  * Spawns the application. Resolves with the child once it has a pid; rejects when it cannot be
  * spawned at all (missing executable, bad working directory).
  */
 export async function launchApplication(input: LaunchInput, options: LaunchOptions): Promise<ChildProcess> {
   const command = buildCommand(input);
-  mkdirSync(options.logDir, { recursive: true });
-  const log = openSync(logPath(options.logDir, input.sessionId), 'a');
+  mkdirSync(options.logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const log = openSync(logPath(options.logDir, input.sessionId), 'a', PRIVATE_FILE_MODE);
   let child: ChildProcess;
   try {
     child = spawn(command.file, command.args, {
@@ -133,8 +186,14 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   });
 }
 
-/** Removes log files last written more than `olderThanMs` ago. */
-export async function pruneLogs(logDir: string, olderThanMs: number): Promise<void> {
+/**
+ * Makes the logs directory readable by the service's user only, and removes log files last written
+ * more than `olderThanMs` ago. Run at start.
+ */
+export async function tidyLogs(logDir: string, olderThanMs: number): Promise<void> {
+  await mkdir(logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // An existing directory keeps its mode through mkdir, and older versions left it readable by all.
+  await chmod(logDir, PRIVATE_DIR_MODE);
   const names = await readdir(logDir).catch(() => [] as string[]);
   const cutoff = Date.now() - olderThanMs;
   for (const name of names) {

@@ -137,6 +137,10 @@ function run(): void {
   setInterval(() => {}, 60_000);
 
   if (exitAfterText !== undefined) {
-    setTimeout(() => process.exit(exitCode), Number(exitAfterText));
+    setTimeout(() => {
+      // The last line of its log: what a failed session's reason quotes.
+      console.error(`stand-in: exiting with code ${exitCode} as asked`);
+      process.exit(exitCode);
+    }, Number(exitAfterText));
   }
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PersistedSession } from './session-entry.ts';
+import type { PersistedSession } from './saved-session.ts';
 import { createSessionManager } from './manager.ts';
 import { standInRequest } from './test-support.ts';
 import type { SessionManagerOptions, SessionRecord } from './types.ts';

@@ -16,8 +16,11 @@ export function probeHost(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
 }
 
-/** Never rejects: an application that does not answer in `timeoutMs` is simply not ready. */
-export function probeHealth(host: string, port: number, timeoutMs = 1_000): Promise<Health> {
+/**
+ * Never rejects: an application that does not answer in `timeoutMs` is simply not ready. `ticket` is
+ * a viewer ticket of the session: without one an application says only whether it is ready.
+ */
+export function probeHealth(host: string, port: number, timeoutMs = 1_000, ticket?: string): Promise<Health> {
   return new Promise((resolve) => {
     // No keep-alive agent: a pooled socket would outlive the application and the probe.
     const req = request({
@@ -25,6 +28,7 @@ export function probeHealth(host: string, port: number, timeoutMs = 1_000): Prom
       port,
       path: '/health',
       method: 'GET',
+      headers: ticket ? { authorization: `Bearer ${ticket}` } : {},
       agent: false,
       timeout: timeoutMs,
     });

@@ -2,7 +2,7 @@ import { mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useManagerHarness } from './manager-harness.ts';
-import type { PersistedSession } from './session-entry.ts';
+import type { PersistedSession } from './saved-session.ts';
 import { StateStore } from './state-store.ts';
 import { freeBlock, standInRequest, waitFor } from './test-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';

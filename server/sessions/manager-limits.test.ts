@@ -20,7 +20,9 @@ describe('session manager: failures and limits', () => {
     expect(m.get(next.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
     await waitFor('the failure', () => track(m.get(doomed.id))?.state === 'failed');
     const failed = m.get(doomed.id)!;
-    expect(failed.message).toMatch(/^USD Viewer 1\.2\.0 exited with code 1( before it was ready)?$/);
+    expect(failed.message).toMatch(
+      /^USD Viewer 1\.2\.0 exited with code 1( before it was ready)?; it said: stand-in: exiting with code 1 as asked$/,
+    );
     expect(failed.failedAt).toBeDefined();
     expect(failed.ports).toBeUndefined();
     await ready(m, next.id);

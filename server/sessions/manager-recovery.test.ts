@@ -6,7 +6,7 @@ import { launchApplication, repoRoot } from '../runners/local-runner.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
-import { newEntry, persisted } from './session-entry.ts';
+import { Session } from './session.ts';
 import {
   freeBlock,
   sessionProcesses,
@@ -89,6 +89,8 @@ describe('session manager after a crash of the service', () => {
     // B's GPU went to the first in the queue; the second still waits.
     expect(m.get(c!.id)?.message).toBe('Starting USD Viewer 1.2.0');
     expect(m.get(d!.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    // The per-user limit counts the restored sessions that are not failed.
+    expect(m.activeCount('alice')).toBe(3);
     await waitFor('C to be ready', () => m.get(c!.id)?.state === 'ready');
     const cPorts = m.get(c!.id)!.ports!;
     expect([cPorts.signaling, cPorts.media]).not.toContain(a!.ports!.signaling);
@@ -101,6 +103,7 @@ describe('session manager after a crash of the service', () => {
     expect(m.get(a!.id)?.message).toBe('USD Viewer 1.2.0 exited');
     await waitFor('D to be ready', () => m.get(d!.id)?.state === 'ready');
     pids.add(m.get(d!.id)?.pid);
+    expect(m.activeCount('alice')).toBe(2);
 
     await m.stop();
     for (const record of [a, b, c, d]) expect(sessionProcesses(record!.id)).toEqual([]);
@@ -169,10 +172,10 @@ describe('session manager after a crash of the service', () => {
     dataDir = await tempDataDir();
     const options = testOptions(dataDir, FIRST, LAST);
     // Saved while starting: one with its ports, one without; both applications run.
-    const withPorts = newEntry(standInRequest(), 1);
+    const withPorts = Session.create(standInRequest(), 1);
     const block = await freeBlock(FIRST + 30, LAST, 4);
     withPorts.record.ports = { signaling: block, media: block + 1 };
-    const withoutPorts = newEntry(standInRequest(), 2);
+    const withoutPorts = Session.create(standInRequest(), 2);
     const logDir = path.join(dataDir, 'logs');
     const adoptable = await launchApplication(
       {
@@ -197,7 +200,7 @@ describe('session manager after a crash of the service', () => {
     const state = {
       version: 1,
       savedAt: new Date().toISOString(),
-      sessions: [withPorts, withoutPorts].map(persisted),
+      sessions: [withPorts, withoutPorts].map((session) => session.persisted()),
     };
     await writeFile(path.join(dataDir, 'sessions.json'), JSON.stringify(state));
 

@@ -1,23 +1,21 @@
 /**
- * The session machinery behind /stream: a first-in-first-out queue in front of a fixed number of GPUs,
- * ports, one application process per session, readiness, idle and lifetime limits, and durable state
- * that lets a restarted service adopt the applications that outlived it.
+ * The session machinery behind /stream. The manager schedules: a first-in-first-out queue in front of a
+ * fixed number of GPUs, the sessions it holds (session.ts, each the owner of its own state), their
+ * counts per owner and their durable state. The runner (session-runtime.ts) starts and watches the
+ * applications; the restore (session-restore.ts) takes over those that outlived a restart.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pruneLogs } from '../runners/local-runner.ts';
+import { CONTROL_TTL_S, ViewerTickets } from '../auth/viewer-tickets.ts';
+import { tidyLogs } from '../runners/local-runner.ts';
 import { stopGroup } from '../runners/process-group.ts';
-import { ephemeralPortsIn, PortPool } from './port-pool.ts';
+import { OwnerCounts } from './owner-counts.ts';
+import { PRIVATE_DIR_MODE } from './private-files.ts';
+import { PortPool, warnOfEphemeralPorts } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
-import {
-  label,
-  newEntry,
-  readyMessage,
-  recordOf,
-  entryEncoder,
-  type Entry,
-  type PersistedSession,
-} from './session-entry.ts';
+import { sessionEncoder, type PersistedSession } from './saved-session.ts';
+import { Session, type SessionEvent } from './session.ts';
+import { label } from './session-messages.ts';
 import { probeAdoptedStarting, restoreSessions, type RestoreContext } from './session-restore.ts';
 import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
@@ -29,7 +27,6 @@ import {
   type SessionLogger,
   type SessionManager,
   type SessionManagerOptions,
-  type SessionRecord,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -46,15 +43,15 @@ export function createSessionManager(
   const pool = new PortPool(options.portRange);
   const lock = new ServiceLock(options.dataDir);
   const logDir = path.join(options.dataDir, 'logs');
-  const entries = new Map<string, Entry>();
-  const store = new StateStore<PersistedSession, Entry>(options.dataDir, {
-    items: () => entries,
-    key: (session) => session.record.id,
-    encode: entryEncoder(),
+  const sessions = new Map<string, Session>();
+  const owners = new OwnerCounts(sessions);
+  const store = new StateStore<PersistedSession, Session>(options.dataDir, {
+    items: () => sessions,
+    key: (saved) => saved.record.id,
+    encode: sessionEncoder(),
     onWriteError: (error) => logger.error({ err: error.message }, 'Could not save the session state'),
   });
-  const queue: Entry[] = [];
-  const listeners = new Set<() => void>();
+  const queue: Session[] = [];
   /** Stops of failed applications still under way; `stop()` waits for them. */
   const stopping = new Set<Promise<void>>();
   let seq = 0;
@@ -62,36 +59,71 @@ export function createSessionManager(
   /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
   let restoring = false;
   let ticker: NodeJS.Timeout | undefined;
-  // The runtime and the restore reach the manager through the same few functions.
-  const shared = { publicHost: options.publicHost, pool, logger, fail, markReady, stopLater };
+  let tickets = given.tickets ?? null;
   const runtime = createSessionRuntime({
-    ...shared,
+    publicHost: options.publicHost,
     appCwd: options.appCwd,
     logDir,
     readyPollMs: options.readyPollMs,
+    pool,
+    logger,
+    tickets: () => {
+      if (!tickets) throw new Error('The session manager has not started.');
+      return tickets;
+    },
+    viewerOrigins: options.viewerOrigins,
     isStopped: () => stopped,
-    changed,
     end,
+    stopLater,
   });
   const restoreContext: RestoreContext = {
-    ...shared,
+    publicHost: options.publicHost,
+    pool,
+    logger,
     failedRetentionMs: options.failedRetentionMs,
-    entries,
-    queue,
-    forgetLater,
+    revive: (saved) => Session.revive(saved, onEvent),
+    hold(session) {
+      sessions.set(session.id, session);
+      if (session.phase === 'failed') forgetLater(session);
+    },
+    stopLater,
     watchReadiness: runtime.watchReadiness,
   };
 
-  const copy = (entry: Entry): SessionRecord => recordOf(entry, queue);
+  /** What the manager does about a session's transition: free what it held, schedule, save. */
+  function onEvent(session: Session, event: SessionEvent): void {
+    const sessionId = session.id;
+    switch (event.type) {
+      case 'ending':
+        // Nothing saved changes until the process is gone.
+        return;
+      case 'ready':
+        logger.info({ sessionId }, session.record.message);
+        break;
+      case 'failed':
+        pool.release(event.released.ports);
+        if (event.released.pid !== undefined) stopLater(event.released.pid);
+        logger.warn({ sessionId }, event.reason);
+        forgetLater(session);
+        pump();
+        break;
+      case 'gone':
+        pool.release(event.released.ports);
+        if (sessions.get(sessionId) === session) sessions.delete(sessionId);
+        pump();
+        break;
+    }
+    changed(session);
+  }
 
   /**
    * Whether fewer than `capacity` sessions hold a GPU. It stops counting at `capacity`: it runs on
-   * every create, and with a full set of GPUs the holders are usually among the first entries.
+   * every create, and with a full set of GPUs the holders are usually among the first sessions.
    */
   function hasFreeGpu(): boolean {
     let count = 0;
-    for (const entry of entries.values()) {
-      if (entry.phase === 'starting' || entry.phase === 'ready' || entry.phase === 'ending') {
+    for (const session of sessions.values()) {
+      if (session.phase === 'starting' || session.phase === 'ready' || session.phase === 'ending') {
         if (++count >= options.capacity) return false;
       }
     }
@@ -100,23 +132,19 @@ export function createSessionManager(
 
   /**
    * Something about a session (or all of them) changed: it goes into the next write, which nobody waits
-   * for (a failed write is logged, and the next one holds the whole state), and whoever waits wakes.
-   * Only create() waits for its write: an accepted session is on disk before it is answered.
+   * for (a failed write is logged, and the next one holds the whole state). Only create() waits for
+   * its write: an accepted session is on disk before it is answered.
    */
-  function changed(entry: Entry | 'all'): void {
-    store.note(entry === 'all' ? 'all' : entry.record.id);
-    wake();
-  }
-
-  /** Tells whoever waits for a session to settle that something changed. */
-  function wake(): void {
-    if (listeners.size > 0) for (const listener of [...listeners]) listener();
+  function changed(session: Session | 'all'): void {
+    if (session === 'all') owners.recount();
+    else owners.update(session);
+    store.note(session === 'all' ? 'all' : session.id);
   }
 
   function pump(): void {
     while (!stopped && !restoring && queue.length > 0 && hasFreeGpu()) {
-      const entry = queue.shift();
-      if (entry) entry.launching = runtime.launch(entry);
+      const session = queue.shift();
+      if (session) session.launching = runtime.launch(session);
     }
   }
 
@@ -127,114 +155,52 @@ export function createSessionManager(
     void promise.finally(() => stopping.delete(promise));
   }
 
-  function forgetLater(entry: Entry): void {
-    const failedAt = Date.parse(entry.record.failedAt ?? '') || Date.now();
+  function forgetLater(session: Session): void {
+    const failedAt = Date.parse(session.record.failedAt ?? '') || Date.now();
     const delay = Math.max(0, failedAt + options.failedRetentionMs - Date.now());
-    entry.forgetTimer = setTimeout(() => {
-      if (entries.get(entry.record.id) !== entry || entry.phase !== 'failed') return;
-      entries.delete(entry.record.id);
-      changed(entry);
+    session.forgetTimer = setTimeout(() => {
+      if (sessions.get(session.id) === session && session.phase === 'failed') session.gone();
     }, delay);
-    entry.forgetTimer.unref();
-  }
-
-  /** Ports and capacity are freed at once; the process (if any is left) is stopped in the background. */
-  function fail(entry: Entry, reason: string): void {
-    if (entry.phase === 'failed' || entry.phase === 'ending') return;
-    const { record } = entry;
-    const pid = record.pid;
-    entry.phase = 'failed';
-    record.state = 'failed';
-    record.message = reason;
-    record.failedAt = new Date().toISOString();
-    pool.release(record.ports);
-    delete record.ports;
-    delete record.pid;
-    if (pid !== undefined) stopLater(pid);
-    logger.warn({ sessionId: record.id }, reason);
-    forgetLater(entry);
-    pump();
-    changed(entry);
-  }
-
-  function markReady(entry: Entry): void {
-    entry.phase = 'ready';
-    entry.record.state = 'ready';
-    entry.record.message = readyMessage(entry.request);
-    entry.record.readyAt = new Date().toISOString();
-    entry.idleSince = Date.now();
-    logger.info({ sessionId: entry.record.id }, entry.record.message);
-    changed(entry);
-  }
-
-  function waitSettled(entry: Entry, timeoutMs: number): Promise<void> {
-    // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast start:
-    // answering pending at once is honest, and spares a timer and a listener per request.
-    if (timeoutMs <= 0 || entry.phase === 'queued') return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        listeners.delete(listener);
-        resolve();
-      };
-      const listener = () => {
-        if (entry.phase === 'ready' || entry.phase === 'failed' || entries.get(entry.record.id) !== entry)
-          done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      listeners.add(listener);
-      listener();
-    });
+    session.forgetTimer.unref();
   }
 
   async function end(id: string): Promise<void> {
-    const entry = entries.get(id);
-    if (!entry) return;
-    if (entry.phase === 'ending') return entry.ending;
-    if (entry.phase === 'queued' || entry.phase === 'failed') {
-      clearTimeout(entry.forgetTimer);
-      const position = queue.indexOf(entry);
+    const session = sessions.get(id);
+    if (!session) return;
+    if (session.phase === 'ending') return session.ending;
+    if (!session.end()) {
+      // Queued or failed: nothing runs.
+      clearTimeout(session.forgetTimer);
+      const position = queue.indexOf(session);
       if (position >= 0) queue.splice(position, 1);
-      entries.delete(id);
-      changed(entry);
-      return;
+      return session.gone();
     }
-    entry.phase = 'ending';
-    entry.ending = (async () => {
-      await entry.launching;
-      const { record } = entry;
-      if (record.pid !== undefined) await stopGroup(record.pid, options.stopGraceMs);
-      pool.release(record.ports);
-      entries.delete(id);
-      logger.info({ sessionId: id }, `Ended ${label(entry.request)}`);
-      pump();
-      changed(entry);
+    session.ending = (async () => {
+      await session.launching;
+      if (session.record.pid !== undefined) await stopGroup(session.record.pid, options.stopGraceMs);
+      logger.info({ sessionId: id }, `Ended ${label(session.request)}`);
+      session.gone();
     })();
-    return entry.ending;
+    return session.ending;
   }
 
   return {
     async start() {
-      await mkdir(options.dataDir, { recursive: true });
+      await mkdir(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       await lock.acquire();
-      await pruneLogs(logDir, logRetentionMs).catch(() => undefined);
-      const exposed = ephemeralPortsIn(options.portRange);
-      if (exposed.length > 0) {
-        logger.warn(
-          { first: exposed[0], last: exposed.at(-1), count: exposed.length },
-          'Session ports lie among the ports the system gives outgoing connections; reserve them ' +
-            '(sysctl net.ipv4.ip_local_reserved_ports) so that an application never loses one',
-        );
-      }
+      tickets ??= await ViewerTickets.open(options.dataDir);
+      await tidyLogs(logDir, logRetentionMs).catch(() => undefined);
+      warnOfEphemeralPorts(options.portRange, logger);
       const loaded = await store.load();
       restoring = true;
       const restored = restoreSessions(loaded, restoreContext);
+      queue.push(...restored.queued);
       seq = Math.max(seq, restored.lastSeq);
       restoring = false;
       await probeAdoptedStarting(restored.adoptedStarting, restoreContext);
       pump();
       changed('all');
-      ticker = setInterval(() => runtime.tick(entries.values()), options.healthPollMs);
+      ticker = setInterval(() => runtime.tick(sessions.values()), options.healthPollMs);
       ticker.unref();
     },
 
@@ -243,57 +209,65 @@ export function createSessionManager(
       const startsNow = queue.length === 0 && hasFreeGpu();
       if (!startsNow && queue.length >= options.queueLimit)
         throw new QueueFullError(options.retryAfterSeconds);
-      const entry = newEntry(request, ++seq);
-      entries.set(entry.record.id, entry);
-      queue.push(entry);
+      const session = Session.create(request, ++seq, onEvent);
+      sessions.set(session.id, session);
+      owners.update(session);
+      queue.push(session);
       pump();
-      // Accepted means on disk: a crash right after the answer must not lose the session.
-      const saved = store.save(entry.record.id);
-      wake();
       try {
-        await saved;
+        // Accepted means on disk: a crash right after the answer must not lose the session.
+        await store.save(session.id);
       } catch (error) {
-        await end(entry.record.id);
+        await end(session.id);
         throw new StateWriteError(error as Error);
       }
-      await waitSettled(entry, options.readyWaitMs);
-      return copy(entry);
+      // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast
+      // start: answering pending at once is honest, and spares a timer per request.
+      if (options.readyWaitMs > 0 && session.phase !== 'queued') await session.settled(options.readyWaitMs);
+      return session.toRecord(queue);
     },
 
-    get(id) {
-      const entry = entries.get(id);
-      return entry ? copy(entry) : undefined;
-    },
+    get: (id) => sessions.get(id)?.toRecord(queue),
 
     list(owner, offset, limit) {
-      const mine = [...entries.values()]
-        .filter((entry) => owner === null || entry.record.owner === owner)
+      const mine = [...sessions.values()]
+        .filter((session) => owner === null || session.record.owner === owner)
         .sort((a, b) => a.seq - b.seq);
       const page = mine.slice(offset, offset + limit);
       // Places in the queue found in one pass, not one search of the queue per record.
-      const places = page.some((entry) => entry.phase === 'queued')
-        ? new Map(queue.map((entry, i) => [entry, i]))
+      const places = page.some((session) => session.phase === 'queued')
+        ? new Map(queue.map((session, i) => [session, i]))
         : queue;
-      return { count: mine.length, items: page.map((entry) => recordOf(entry, places)) };
+      return { count: mine.length, items: page.map((session) => session.toRecord(places)) };
     },
 
     end,
 
+    activeCount: (owner) => owners.of(owner),
+
+    async issueTicket(id, scope, ttlS) {
+      const session = sessions.get(id);
+      if (!session || session.phase === 'failed' || session.phase === 'ending' || !tickets) return undefined;
+      const { settings } = session.request.profile;
+      const began = session.startedAt ?? Date.parse(session.record.createdAt);
+      const left = Math.max(1, Math.floor((began + settings.maxLifetimeMs - Date.now()) / 1000));
+      const wanted = ttlS ?? (scope === 'control' ? CONTROL_TTL_S : left);
+      return tickets.issue(id, scope, Math.min(wanted, left));
+    },
+
     counts(): SessionCounts {
       const counts: SessionCounts = { pending: 0, ready: 0, failed: 0, queued: queue.length };
-      for (const entry of entries.values()) counts[entry.record.state]++;
+      for (const session of sessions.values()) counts[session.record.state]++;
       return counts;
     },
 
     async stop() {
       stopped = true;
       clearInterval(ticker);
-      for (const entry of queue.splice(0)) entries.delete(entry.record.id);
-      await Promise.all(
-        [...entries.values()].filter((e) => e.phase !== 'failed').map((e) => end(e.record.id)),
-      );
+      for (const session of queue.splice(0)) sessions.delete(session.id);
+      await Promise.all([...sessions.values()].filter((s) => s.phase !== 'failed').map((s) => end(s.id)));
       await Promise.all([...stopping]);
-      for (const entry of entries.values()) clearTimeout(entry.forgetTimer);
+      for (const session of sessions.values()) clearTimeout(session.forgetTimer);
       changed('all');
       await store.flush();
       await lock.release();

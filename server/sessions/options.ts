@@ -2,8 +2,8 @@
 import type { SessionManagerOptions } from './types.ts';
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'appCwd'>> &
-  Pick<SessionManagerOptions, 'appCwd'>;
+export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'appCwd' | 'tickets'>> &
+  Pick<SessionManagerOptions, 'appCwd' | 'tickets'>;
 
 /** Throws one clear message for a setting that cannot work (the service stops at start-up with it). */
 export function resolveOptions(options: SessionManagerOptions): ResolvedOptions {
@@ -13,5 +13,5 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
   if (!Number.isInteger(options.queueLimit) || options.queueLimit < 0) {
     throw new Error(`The queue limit must be a whole number of at least 0, not ${options.queueLimit}.`);
   }
-  return { readyPollMs: 100, healthPollMs: 2_000, retryAfterSeconds: 15, ...options };
+  return { readyPollMs: 100, healthPollMs: 2_000, retryAfterSeconds: 15, viewerOrigins: [], ...options };
 }

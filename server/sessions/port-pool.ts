@@ -59,6 +59,20 @@ export function ephemeralPortsIn(range: { first: number; last: number }, procRoo
   return found;
 }
 
+/** Logs, at start, the ports of the range that outgoing connections may take, and how to reserve them. */
+export function warnOfEphemeralPorts(
+  range: { first: number; last: number },
+  logger: { warn(fields: Record<string, unknown>, message: string): void },
+): void {
+  const exposed = ephemeralPortsIn(range);
+  if (exposed.length === 0) return;
+  logger.warn(
+    { first: exposed[0], last: exposed.at(-1), count: exposed.length },
+    'Session ports lie among the ports the system gives outgoing connections; reserve them ' +
+      '(sysctl net.ipv4.ip_local_reserved_ports) so that an application never loses one',
+  );
+}
+
 /** The two ports of one session. */
 export interface SessionPorts {
   signaling: number;

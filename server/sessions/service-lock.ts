@@ -6,6 +6,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive, startTicks } from '../runners/process-group.ts';
+import { PRIVATE_FILE_MODE } from './private-files.ts';
 
 interface LockFile {
   pid: number;
@@ -41,7 +42,7 @@ export class ServiceLock {
       }
     }
     const mine: LockFile = { pid: process.pid, startTicks: startTicks(process.pid) };
-    await writeFile(this.file, `${JSON.stringify(mine)}\n`);
+    await writeFile(this.file, `${JSON.stringify(mine)}\n`, { mode: PRIVATE_FILE_MODE });
   }
 
   /** Gives the lock up if this process still holds it. */

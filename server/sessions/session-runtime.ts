@@ -1,14 +1,17 @@
 /**
- * The process side of one session: ports, spawn, readiness, and the periodic checks of a running
- * application (exit, health, viewers, lifetime). Bookkeeping (queue, records, durable state) stays in
- * the manager, which this reaches through a small context.
+ * The runner: the process side of one session. It allocates ports, spawns the application, watches it
+ * until it is ready, and checks a running one (exit, health, viewers, lifetime); what it sees it turns
+ * into the session's transitions (session.ts). Scheduling (queue, capacity, durable state) is the
+ * manager's, which this reaches for ending a session and for the services below.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { launchApplication } from '../runners/local-runner.ts';
+import { lastLogLine, launchApplication } from '../runners/local-runner.ts';
 import { isAlive, startTicks } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind, type PortPool } from './port-pool.ts';
-import { exitMessage, label, startingMessage, timeoutMessage, type Entry } from './session-entry.ts';
+import type { Session } from './session.ts';
+import { exitMessage, label, timeoutMessage } from './session-messages.ts';
+import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { SessionLogger } from './types.ts';
 
 /** What the runtime needs from the manager. */
@@ -19,11 +22,12 @@ export interface RuntimeContext {
   readyPollMs: number;
   pool: PortPool;
   logger: SessionLogger;
+  /** Signs the tickets of applications (their secret at launch, the health probe's own ticket). */
+  tickets(): ViewerTickets;
+  /** Origins whose pages may connect to applications. */
+  viewerOrigins: string[];
   isStopped(): boolean;
-  /** Something about this session changed: save it and wake whoever waits. */
-  changed(entry: Entry): void;
-  fail(entry: Entry, reason: string): void;
-  markReady(entry: Entry): void;
+  /** Ends a session (an idle one, one past its lifetime, one whose program quit). */
   end(id: string): Promise<void>;
   /** Stops what is left of a process group in the background (stop() waits for it). */
   stopLater(pgid: number): void;
@@ -31,11 +35,11 @@ export interface RuntimeContext {
 
 export interface SessionRuntime {
   /** Allocates ports, spawns the application and starts watching for readiness. */
-  launch(entry: Entry): Promise<void>;
+  launch(entry: Session): Promise<void>;
   /** Asks a starting application until it is ready, exits, or runs out of start-up time. */
-  watchReadiness(entry: Entry): Promise<void>;
+  watchReadiness(entry: Session): Promise<void>;
   /** One round of checks over the ready sessions. */
-  tick(entries: Iterable<Entry>): void;
+  tick(entries: Iterable<Session>): void;
 }
 
 /** How often one session is started again after losing a port to another program. */
@@ -47,37 +51,37 @@ async function portsFree(ports: { signaling: number; media: number }): Promise<b
 
 /** Builds the runtime over the manager's context. */
 export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
-  async function launch(entry: Entry): Promise<void> {
+  async function launch(entry: Session): Promise<void> {
     const { record, request } = entry;
-    const attempt = (entry.attempt = (entry.attempt ?? 0) + 1);
-    entry.phase = 'starting';
-    entry.startedAt = Date.now();
-    record.message = startingMessage(request);
-    context.changed(entry);
+    const attempt = entry.start();
+    if (attempt === undefined) return;
     const ports = await context.pool.allocate();
     if (entry.phase !== 'starting') return context.pool.release(ports);
     if (!ports)
-      return context.fail(entry, `No free network port for ${label(request)}; try again when a session ends`);
-    record.ports = ports;
+      return void entry.fail(`No free network port for ${label(request)}; try again when a session ends`);
     try {
+      const environment = {
+        ...context.tickets().environmentOf(record.id),
+        STREAMGATE_ALLOWED_ORIGINS: context.viewerOrigins.join(','),
+        // Requests saved by an older service lack the setting.
+        STREAMGATE_MAX_VIEWERS: String(request.profile.settings.maxViewers ?? 8),
+      };
       const child = await launchApplication(
-        { sessionId: record.id, request, ports, host: context.publicHost },
+        { sessionId: record.id, request, ports, host: context.publicHost, environment },
         { logDir: context.logDir, cwd: context.appCwd },
       );
       const pid = child.pid as number;
-      entry.child = child;
-      record.pid = pid;
-      entry.startTicks = startTicks(pid);
+      entry.launched(ports, pid, startTicks(pid));
       child.once('exit', (code, signal) => void onExit(entry, attempt, code, signal));
     } catch (error) {
       context.logger.error(
         { sessionId: record.id, err: (error as Error).message },
         'Could not start the application',
       );
-      return context.fail(entry, `${label(request)} could not be started`);
+      context.pool.release(ports);
+      return void entry.fail(`${label(request)} could not be started`);
     }
     if (entry.phase !== 'starting') return;
-    context.changed(entry);
     void watchReadiness(entry);
   }
 
@@ -87,34 +91,41 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
    * ranges usually lie among the system's ephemeral ports). Then it is started again on other ports.
    */
   async function onExit(
-    entry: Entry,
+    entry: Session,
     attempt: number,
     code: number | null,
     signal: NodeJS.Signals | null,
   ): Promise<void> {
     const { record, request } = entry;
     if (entry.attempt !== attempt) return;
-    if (entry.phase === 'ready') return context.fail(entry, exitMessage(request, code, signal, false));
+    if (entry.phase === 'ready') {
+      // A program that exits on its own without an error (the person quit it) ends its session.
+      if (code === 0) {
+        context.logger.info({ sessionId: record.id }, `${label(request)} exited; its session ends`);
+        return context.end(record.id);
+      }
+      const last = await lastLogLine(context.logDir, record.id);
+      return void entry.fail(exitMessage(request, code, signal, false, last));
+    }
     if (entry.phase !== 'starting') return;
     const ports = record.ports;
-    const retry =
-      ports !== undefined && (entry.portRetries ?? 0) < MAX_PORT_RETRIES && !(await portsFree(ports));
+    const retry = ports !== undefined && entry.portRetries < MAX_PORT_RETRIES && !(await portsFree(ports));
     if (entry.phase !== 'starting' || entry.attempt !== attempt) return;
-    if (!retry) return context.fail(entry, exitMessage(request, code, signal, true));
-    entry.portRetries = (entry.portRetries ?? 0) + 1;
+    if (!retry) {
+      const last = await lastLogLine(context.logDir, record.id);
+      return void entry.fail(exitMessage(request, code, signal, true, last));
+    }
     context.logger.warn(
       { sessionId: record.id, ports },
       `Another program took a port of ${label(request)} before it could bind it; starting it again on other ports`,
     );
-    if (record.pid !== undefined) context.stopLater(record.pid);
-    context.pool.release(ports);
-    delete record.ports;
-    delete record.pid;
-    entry.child = undefined;
+    const held = entry.relaunch();
+    if (held.pid !== undefined) context.stopLater(held.pid);
+    context.pool.release(held.ports);
     entry.launching = launch(entry);
   }
 
-  async function watchReadiness(entry: Entry): Promise<void> {
+  async function watchReadiness(entry: Session): Promise<void> {
     const { record, request } = entry;
     const deadline = (entry.startedAt ?? Date.now()) + request.profile.settings.startupTimeoutMs;
     const attempt = entry.attempt;
@@ -126,17 +137,17 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       record.pid !== undefined
     ) {
       if (entry.adopted && !isAlive(record.pid))
-        return context.fail(entry, `${label(request)} exited before it was ready`);
+        return void entry.fail(`${label(request)} exited before it was ready`);
       const health = await probeHealth(context.publicHost, record.ports.signaling, 1_000);
       if (entry.phase !== 'starting' || entry.attempt !== attempt) return;
-      if (health.ok) return context.markReady(entry);
-      if (Date.now() >= deadline) return context.fail(entry, timeoutMessage(request));
+      if (health.ok) return void entry.ready();
+      if (Date.now() >= deadline) return void entry.fail(timeoutMessage(request));
       await sleep(context.readyPollMs);
     }
   }
 
   /** Lifetime, idle time and health of one ready session. */
-  async function check(entry: Entry): Promise<void> {
+  async function check(entry: Session): Promise<void> {
     const { record, request } = entry;
     const settings = request.profile.settings;
     if (Date.now() - (entry.startedAt ?? Date.now()) >= settings.maxLifetimeMs) {
@@ -147,19 +158,25 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       return context.end(record.id);
     }
     if (entry.adopted && record.pid !== undefined && !isAlive(record.pid)) {
-      return context.fail(entry, `${label(request)} exited`);
+      return void entry.fail(`${label(request)} exited`);
     }
     if (entry.probing || !record.ports) return;
     entry.probing = true;
-    const health = await probeHealth(context.publicHost, record.ports.signaling, 1_000).finally(() => {
-      entry.probing = false;
-    });
+    const port = record.ports.signaling;
+    // Only a ticket holder hears the viewer count that idle time is measured by.
+    const health = await context
+      .tickets()
+      .issue(record.id, 'watch', 30)
+      .then(({ ticket }) => probeHealth(context.publicHost, port, 1_000, ticket))
+      .finally(() => {
+        entry.probing = false;
+      });
     if (entry.phase !== 'ready') return;
     const now = Date.now();
     if (!health.ok) {
       entry.unhealthySince ??= now;
       if (now - entry.unhealthySince >= settings.startupTimeoutMs)
-        context.fail(entry, `${label(request)} stopped answering`);
+        entry.fail(`${label(request)} stopped answering`);
       return;
     }
     entry.unhealthySince = undefined;
@@ -176,7 +193,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     }
   }
 
-  function tick(entries: Iterable<Entry>): void {
+  function tick(entries: Iterable<Session>): void {
     for (const entry of entries) {
       if (entry.phase === 'ready') {
         void check(entry).catch((error: Error) =>

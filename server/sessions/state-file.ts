@@ -3,8 +3,9 @@
  * atomic replace, and an append to the journal).
  */
 import { statSync, writeSync } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files.ts';
 
 /**
  * The layout of the state file, and of a journal line that holds a whole state; `version` changes when
@@ -33,10 +34,21 @@ export interface StateDelta<T> {
 /** One line of the journal. */
 export type JournalLine<T> = StateFile<T> | StateDelta<T>;
 
+/** The text of `file`, or undefined when it is missing or unreadable (the latter said in `problems`). */
+export async function readIfThere(file: string, problems: string[]): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      problems.push(`${file}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
 /** Replaces `file` so that a crash at any moment leaves either the old or the new text, never a mix. */
 export async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.tmp-${process.pid}`;
-  const handle = await open(temporary, 'w', 0o600);
+  const handle = await open(temporary, 'w', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(text);
     await handle.sync();
@@ -80,7 +92,7 @@ export class JournalAppender {
     if (!this.handle) {
       // A journal that was missing is made here: its directory entry must reach the disk too.
       fresh ||= current === undefined;
-      const handle = await open(this.file, 'a', 0o600);
+      const handle = await open(this.file, 'a', PRIVATE_FILE_MODE);
       this.handle = handle;
       this.identity = identityOf(this.file) ?? '';
     }

@@ -12,12 +12,14 @@
  * moment (a torn last line included) or a file damaged from outside (a torn copy, an editor) still
  * leaves a good state.
  */
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE } from './private-files.ts';
 import {
   itemsById,
   JournalAppender,
   parseState,
+  readIfThere,
   replayJournal,
   truncateFile,
   writeAtomically,
@@ -110,14 +112,14 @@ export class StateStore<T, S = T> {
 
   /** Reads the state; never throws on a missing, torn or foreign file (a damaged file is set aside). */
   async load(): Promise<LoadResult<T>> {
-    await mkdir(path.dirname(this.file), { recursive: true });
+    await mkdir(path.dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
     const problems: string[] = [];
     let base: { state: StateFile<T>; source: LoadResult<T>['source'] } | undefined;
     for (const [source, file] of [
       ['main', this.file],
       ['backup', this.backup],
     ] as const) {
-      const text = await this.read(file, problems);
+      const text = await readIfThere(file, problems);
       if (text === undefined) continue;
       try {
         const state = parseState<T>(text);
@@ -136,7 +138,7 @@ export class StateStore<T, S = T> {
       generation: base?.state.generation ?? 0,
     };
     let source = base?.source ?? 'none';
-    const journal = await this.read(this.journal, problems);
+    const journal = await readIfThere(this.journal, problems);
     if (journal !== undefined) {
       this.journalKnown = true;
       this.journalBytes = Buffer.byteLength(journal);
@@ -186,16 +188,6 @@ export class StateStore<T, S = T> {
     this.compactNow = true;
     this.running ??= this.drain();
     while (this.running) await this.running;
-  }
-
-  private async read(file: string, problems: string[]): Promise<string | undefined> {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        problems.push(`${file}: ${(error as Error).message}`);
-      return undefined;
-    }
   }
 
   /**

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { canBind } from './port-pool.ts';
-import type { ProfileSettings, SessionManager, SessionManagerOptions, SessionRequest } from './types.ts';
+import type { ProfileSettings } from '../catalog/model.ts';
+import type { SessionManager, SessionManagerOptions, SessionRequest } from './types.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,
@@ -20,6 +21,7 @@ export const testSettings: ProfileSettings = {
   startupTimeoutMs: 20_000,
   maxLifetimeMs: 600_000,
   idleTimeoutMs: 600_000,
+  maxViewers: 8,
 };
 
 /** The launch command of the stand-in application, its ports and host left to the manager to fill in. */

@@ -3,36 +3,14 @@
  * (queue, ports, runners, durable state). Routes resolve the catalog and check ownership;
  * the manager owns every process and port.
  */
+import type { ViewerTickets } from '../auth/viewer-tickets.ts';
+import type { LaunchTarget } from '../catalog/model.ts';
+import { DomainError } from '../errors.ts';
+import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 
-/** How a version is started. Absent: the sample streaming application (streamer/main.ts). */
-export interface LaunchSpec {
-  /** argv; `{signaling_port}`, `{media_port}`, `{host}`, `{session_id}` are replaced in each element. */
-  command: string[];
-  env?: Record<string, string>;
-}
-
-/** A profile's runtime settings (catalog key `settings`, every field optional there). */
-export interface ProfileSettings {
-  width: number;
-  height: number;
-  fps: number;
-  maxWidth: number;
-  maxHeight: number;
-  /** Not answering on the signaling port within this time fails the session. */
-  startupTimeoutMs: number;
-  /** A session older than this is ended. */
-  maxLifetimeMs: number;
-  /** A session without a connected viewer for this long is ended. */
-  idleTimeoutMs: number;
-}
-
-/** Everything the manager needs to start one session; built by the route from the catalog. */
-export interface SessionRequest {
+/** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
+export interface SessionRequest extends LaunchTarget {
   owner: string;
-  app: { id: string; name: string };
-  version: string;
-  profile: { id: string; name: string; settings: ProfileSettings };
-  launch?: LaunchSpec;
   /** The POST body's `arguments`, passed to the application (`usd_stage_uri` among them). */
   arguments: Record<string, unknown>;
 }
@@ -78,6 +56,10 @@ export interface SessionManagerOptions {
   retryAfterSeconds?: number;
   /** Working directory of applications (default: the repository root, where streamer/main.ts lives). */
   appCwd?: string;
+  /** Signs viewer tickets; by default the key kept in `dataDir`. */
+  tickets?: ViewerTickets;
+  /** Origins whose pages may connect to applications (the portal's own and STREAMGATE_CORS_ORIGINS). */
+  viewerOrigins?: string[];
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
@@ -87,19 +69,26 @@ export interface SessionLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** Thrown by `create` when capacity and the queue are full; the route answers 503 with Retry-After. */
-export class QueueFullError extends Error {
+/** Thrown by `create` when capacity and the queue are full: 503 with Retry-After. */
+export class QueueFullError extends DomainError {
+  override name = 'QueueFullError';
   constructor(public readonly retryAfterSeconds: number) {
-    super('Every GPU is busy and the queue is full.');
+    super(503, 'Every GPU is busy and the queue is full; try again in a little while.', {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
   }
 }
 
+/** A disk that is full or read-only is not fixed in seconds; callers are asked to wait a while. */
+const STATE_WRITE_RETRY_SECONDS = 30;
+
 /**
  * Thrown by `create` when the state file holding the new session could not be written; the session
- * has been undone (no GPU, port or queue place is left taken). The route answers 503: the message is
- * a sentence a person can act on, and names no file; `cause` holds the system's error for the log.
+ * has been undone (no GPU, port or queue place is left taken). A 503: the message is a sentence a
+ * person can act on, and names no file; `cause` holds the system's error, for the log only.
  */
-export class StateWriteError extends Error {
+export class StateWriteError extends DomainError {
+  override name = 'StateWriteError';
   constructor(cause: Error) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
@@ -108,8 +97,12 @@ export class StateWriteError extends Error {
         : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
           ? 'the data directory is not writable'
           : 'the data directory cannot be written';
-    super(`The service cannot save sessions right now (${why}); try again later.`, { cause });
-    this.name = 'StateWriteError';
+    super(
+      503,
+      `The service cannot save sessions right now (${why}); try again later.`,
+      { 'retry-after': String(STATE_WRITE_RETRY_SECONDS) },
+      { cause },
+    );
   }
 }
 
@@ -131,6 +124,13 @@ export interface SessionManager {
   list(owner: string | null, offset: number, limit: number): { count: number; items: SessionRecord[] };
   /** Stops the application (SIGTERM, then SIGKILL), frees its ports; the session is gone. */
   end(id: string): Promise<void>;
+  /** Sessions of `owner` pending or ready (failed ones not counted), for the per-user limit; one lookup. */
+  activeCount(owner: string): number;
+  /**
+   * A viewer ticket for a pending or ready session; undefined when unknown. Its life is `ttlS`, or by
+   * default a short one for control and the rest of the session's lifetime for watch, never past the latter.
+   */
+  issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined>;
   counts(): SessionCounts;
   /** Clean stop: ends every session and leaves no process behind. */
   stop(): Promise<void>;

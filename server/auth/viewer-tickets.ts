@@ -1,0 +1,73 @@
+/**
+ * The service's side of viewer tickets (CONTRACT section 14). Each session's secret is derived from one
+ * key of the service (HMAC-SHA256 of the session id), so that nothing per session needs storing, and a
+ * restarted service can still issue tickets to the applications it adopts. The key lives in the data
+ * directory, readable by the service's user only.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  encodeSecret,
+  SECRET_ENV,
+  signTicket,
+  type IssuedTicket,
+  type TicketScope,
+} from '../../protocol/viewer-ticket.ts';
+
+const KEY_FILE = 'viewer-ticket.key';
+const KEY_BYTES = 32;
+
+/** A control ticket only has to last until its viewer has connected (reconnects ask for a new one). */
+export const CONTROL_TTL_S = 120;
+
+export class ViewerTickets {
+  private constructor(private readonly key: Buffer) {}
+
+  /** Reads the data directory's key, making one (mode 0600) the first time. */
+  static async open(dataDir: string): Promise<ViewerTickets> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const file = path.join(dataDir, KEY_FILE);
+    const existing = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (existing && existing.length === KEY_BYTES) return new ViewerTickets(existing);
+    const key = randomBytes(KEY_BYTES);
+    // 'wx': two services starting together cannot both write a key; the loser reads the winner's.
+    const handle = await open(file, existing ? 'w' : 'wx', 0o600).catch(
+      async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return null;
+        throw error;
+      },
+    );
+    if (!handle) return ViewerTickets.open(dataDir);
+    try {
+      await handle.writeFile(key);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return new ViewerTickets(key);
+  }
+
+  /** A key of its own, for tests. */
+  static ephemeral(): ViewerTickets {
+    return new ViewerTickets(randomBytes(KEY_BYTES));
+  }
+
+  /** The secret of one session: what its application checks tickets with. */
+  secretOf(sessionId: string): Uint8Array {
+    return new Uint8Array(createHmac('sha256', this.key).update(`viewer-ticket:${sessionId}`).digest());
+  }
+
+  /** The environment that hands an application its secret. */
+  environmentOf(sessionId: string): Record<string, string> {
+    return { [SECRET_ENV]: encodeSecret(this.secretOf(sessionId)) };
+  }
+
+  /** A ticket for `sessionId`, valid `ttlS` seconds. */
+  issue(sessionId: string, scope: TicketScope, ttlS: number): Promise<IssuedTicket> {
+    return signTicket(this.secretOf(sessionId), sessionId, scope, ttlS);
+  }
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { banner, type BannerInfo } from './banner.ts';
+
+const info: BannerInfo = {
+  host: '127.0.0.1',
+  port: 8080,
+  catalogPath: path.join(process.cwd(), 'catalog.yaml'),
+  apps: 3,
+  profiles: 1,
+  capacity: 2,
+  queueLimit: 16,
+  dataDir: path.join(process.cwd(), '.streamgate'),
+  tokensPath: null,
+  terminal: true,
+};
+
+describe('start-up banner', () => {
+  it('says where to open the portal and the API, and what the service serves', () => {
+    expect(banner(info).split('\n')).toEqual([
+      'Streamgate is running at http://127.0.0.1:8080/',
+      '  API       http://127.0.0.1:8080/api (docs at http://127.0.0.1:8080/api/docs)',
+      '  catalog   catalog.yaml: 3 applications, 1 profile',
+      '  sessions  2 at once, 16 waiting; state in .streamgate',
+      '  access    no tokens file: anyone who reaches the address',
+      'Ctrl-C stops the service and every application it started.',
+    ]);
+  });
+
+  it('gives a service on every interface an address to open here, and names a tokens file', () => {
+    const lines = banner({
+      ...info,
+      host: '0.0.0.0',
+      tokensPath: '/etc/streamgate/tokens.yaml',
+      terminal: false,
+    });
+    expect(lines).toContain('Streamgate is running at http://127.0.0.1:8080/ (listening on every interface)');
+    expect(lines).toContain('access    tokens from /etc/streamgate/tokens.yaml');
+    expect(lines).not.toContain('Ctrl-C');
+    expect(banner({ ...info, host: '::1' })).toContain('http://[::1]:8080/');
+  });
+});

@@ -1,0 +1,42 @@
+/** The few lines the service prints once it listens: where to open it, and what it serves. */
+import path from 'node:path';
+
+/** What the banner tells. */
+export interface BannerInfo {
+  /** The host it listens on, as configured, and the port it got. */
+  host: string;
+  port: number;
+  catalogPath: string;
+  apps: number;
+  profiles: number;
+  capacity: number;
+  queueLimit: number;
+  dataDir: string;
+  tokensPath: string | null;
+  /** A person is watching: say how to stop it. */
+  terminal: boolean;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Paths under the working directory read shorter as relative ones. */
+function shown(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** The banner's lines, joined. A service on every interface is opened on this machine at 127.0.0.1. */
+export function banner(info: BannerInfo): string {
+  const everywhere = info.host === '0.0.0.0' || info.host === '::';
+  const host = everywhere ? '127.0.0.1' : info.host.includes(':') ? `[${info.host}]` : info.host;
+  const url = `http://${host}:${info.port}`;
+  const lines = [
+    `Streamgate is running at ${url}/${everywhere ? ' (listening on every interface)' : ''}`,
+    `  API       ${url}/api (docs at ${url}/api/docs)`,
+    `  catalog   ${shown(info.catalogPath)}: ${plural(info.apps, 'application')}, ${plural(info.profiles, 'profile')}`,
+    `  sessions  ${info.capacity} at once, ${info.queueLimit} waiting; state in ${shown(info.dataDir)}`,
+    `  access    ${info.tokensPath ? `tokens from ${shown(info.tokensPath)}` : 'no tokens file: anyone who reaches the address'}`,
+  ];
+  if (info.terminal) lines.push('Ctrl-C stops the service and every application it started.');
+  return lines.join('\n');
+}

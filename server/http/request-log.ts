@@ -1,0 +1,24 @@
+/**
+ * What the request log may say about a request's address. A query string can carry a secret (a token
+ * sent as `?token=...` is refused, but it was sent all the same), so the log keeps the path and the
+ * names of the query's parameters, never their values.
+ */
+
+const REDACTED = '[redacted]';
+
+/**
+ * `/api/stream?token=abc&x` -> `/api/stream?token=[redacted]&[redacted]`: a part without `=` may be
+ * a secret itself.
+ */
+export function redactQuery(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const parts = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      return equals < 0 ? (part === '' ? '' : REDACTED) : `${part.slice(0, equals)}=${REDACTED}`;
+    });
+  return `${url.slice(0, start)}?${parts.join('&')}`;
+}

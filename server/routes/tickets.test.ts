@@ -1,0 +1,91 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyTicket } from '../../protocol/viewer-ticket.ts';
+import { ViewerTickets } from '../auth/viewer-tickets.ts';
+import { bearer, startTestApp, type TestApp } from '../test-support.ts';
+
+let t: TestApp;
+let sessionId: string;
+beforeAll(async () => {
+  t = await startTestApp({ tokens: true, ports: { first: 48370, last: 48389 }, manager: { capacity: 2 } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/stream',
+    headers: bearer('alice'),
+    payload: { id: 'usd-viewer', profile: 'default' },
+  });
+  sessionId = created.json().id;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type User = 'alice' | 'bob' | 'vera' | 'ada';
+const ask = (id: string, user: User, payload?: unknown) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/stream/${id}/tickets`,
+    headers: bearer(user),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+describe('POST /api/stream/{id}/tickets', () => {
+  it('gives the owner a short control ticket that only this session accepts', async () => {
+    const res = await ask(sessionId, 'alice');
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json() as { ticket: string; scope: string; expires_at: string };
+    expect(body.scope).toBe('control');
+    const life = Date.parse(body.expires_at) - Date.now();
+    expect(life).toBeGreaterThan(30_000);
+    expect(life).toBeLessThanOrEqual(120_000);
+    // The key is the data directory's: a restarted service signs with the same one.
+    const tickets = await ViewerTickets.open(t.dataDir);
+    expect(await verifyTicket(tickets.secretOf(sessionId), sessionId, body.ticket)).toMatchObject({
+      scope: 'control',
+    });
+    const other = crypto.randomUUID();
+    expect(await verifyTicket(tickets.secretOf(other), other, body.ticket)).toBeNull();
+    expect(await verifyTicket(tickets.secretOf(other), sessionId, body.ticket)).toBeNull();
+  });
+
+  it('gives a watch ticket that lasts as long as the session may, or as asked', async () => {
+    const res = await ask(sessionId, 'ada', { scope: 'watch' });
+    expect(res.statusCode).toBe(201);
+    const { scope, expires_at } = res.json() as { scope: string; expires_at: string };
+    expect(scope).toBe('watch');
+    // The test profile's sessions live at most 180 minutes (the default).
+    expect(Date.parse(expires_at) - Date.now()).toBeGreaterThan(179 * 60_000);
+    expect(Date.parse(expires_at) - Date.now()).toBeLessThanOrEqual(180 * 60_000);
+    const asked = (await ask(sessionId, 'alice', { scope: 'watch', ttl_s: 60 })).json();
+    expect(Date.parse(asked.expires_at) - Date.now()).toBeLessThanOrEqual(60_000);
+  });
+
+  it('refuses everyone but the owner and admins, unknown sessions and bad bodies', async () => {
+    expect((await ask(sessionId, 'bob')).statusCode).toBe(403);
+    expect((await ask(sessionId, 'vera')).statusCode).toBe(403);
+    const stranger = await t.app.inject({ method: 'POST', url: `/api/stream/${sessionId}/tickets` });
+    expect(stranger.statusCode).toBe(403);
+    expect((await ask(crypto.randomUUID(), 'alice')).statusCode).toBe(404);
+    const malformed = await ask('not-a-session', 'alice');
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.json().detail[0].loc).toEqual(['path', 'session_id']);
+    const scope = await ask(sessionId, 'alice', { scope: 'admin' });
+    expect(scope.statusCode).toBe(422);
+    expect(scope.json().detail[0].loc).toEqual(['body', 'scope']);
+    expect((await ask(sessionId, 'alice', { ttl_s: 0 })).json().detail[0].loc).toEqual(['body', 'ttl_s']);
+  });
+
+  it('answers 410 for a failed session', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/stream',
+      headers: bearer('alice'),
+      payload: { id: 'crasher', profile: 'default' },
+    });
+    const id = created.json().id as string;
+    const deadline = Date.now() + 20_000;
+    while (t.manager.get(id)?.state !== 'failed' && Date.now() < deadline) await sleep(50);
+    expect((await ask(id, 'alice')).statusCode).toBe(410);
+  });
+});

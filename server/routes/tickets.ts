@@ -1,0 +1,34 @@
+/**
+ * Viewer tickets (`POST /stream/{session_id}/tickets`, CONTRACT section 14): what a viewer shows the
+ * session's application to connect. Who may ask is decided as for every session endpoint.
+ */
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { DomainError, notFound } from '../errors.ts';
+import { contractRoute, type RouteOf } from '../http/contract.ts';
+import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+
+/**
+ * Registers the route; `requireSessions` refuses a caller who may not use sessions at all, and `owned`
+ * gives the caller's session (404 unknown, 403 another's).
+ */
+export function ticketRoutes(
+  app: FastifyInstance,
+  manager: SessionManager,
+  requireSessions: preValidationHookHandler,
+  owned: (request: FastifyRequest, id: string) => SessionRecord,
+): void {
+  app.route<RouteOf<'createTicket'>>({
+    ...contractRoute('post', '/stream/{session_id}/tickets'),
+    preValidation: requireSessions,
+    handler: async (request, reply) => {
+      const record = owned(request, request.params.session_id);
+      if (record.state === 'failed') throw new DomainError(410, `The session failed: ${record.message}`);
+      // The body may be left out: the contract's defaults fill it in.
+      const { scope, ttl_s } = request.body;
+      const issued = await manager.issueTicket(record.id, scope, ttl_s);
+      // It ended between the two looks.
+      if (!issued) throw notFound('No session has this id; it may have ended.');
+      return reply.header('cache-control', 'no-store').code(201).send(issued);
+    },
+  });
+}

@@ -1,0 +1,11 @@
+/**
+ * Modes of what the service writes under its data directory. Session state holds the arguments that
+ * users passed and application logs hold whatever the applications print: only the service's user
+ * may read them.
+ */
+
+/** The data directory and its logs directory. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Session state, its journal and copies, the service lock and application logs. */
+export const PRIVATE_FILE_MODE = 0o600;

@@ -1,0 +1,47 @@
+/**
+ * A ready application that exits on its own: exit 0 (the person quit the program) ends its session;
+ * any other exit fails it with a reason that quotes the application's last words.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSessionManager } from './manager.ts';
+import { standInRequest, tearDown, tempDataDir, testOptions, waitFor } from './test-support.ts';
+import type { SessionManager } from './types.ts';
+
+// This file's ports: 48400-48409.
+let manager: SessionManager | undefined;
+let dataDir: string | undefined;
+const pids = new Set<number | undefined>();
+
+afterEach(async () => {
+  await tearDown(manager, pids, dataDir);
+  manager = undefined;
+});
+
+async function start(): Promise<SessionManager> {
+  dataDir = await tempDataDir();
+  manager = createSessionManager(testOptions(dataDir, 48400, 48409));
+  await manager.start();
+  return manager;
+}
+
+describe('an application that exits after it was ready', () => {
+  it('ends its session when it exits with 0', async () => {
+    const m = await start();
+    const { id } = await m.create(standInRequest(['--exit-after-ms', '600', '--exit-code', '0']));
+    await waitFor('ready', () => m.get(id)?.state === 'ready');
+    pids.add(m.get(id)?.pid);
+    await waitFor('the session to end', () => m.get(id) === undefined);
+    expect(m.counts()).toMatchObject({ ready: 0, failed: 0 });
+  });
+
+  it('fails its session with its last words for any other exit', async () => {
+    const m = await start();
+    const { id } = await m.create(standInRequest(['--exit-after-ms', '600', '--exit-code', '3']));
+    await waitFor('ready', () => m.get(id)?.state === 'ready');
+    pids.add(m.get(id)?.pid);
+    await waitFor('the session to fail', () => m.get(id)?.state === 'failed');
+    expect(m.get(id)?.message).toBe(
+      'USD Viewer 1.2.0 exited with code 3; it said: stand-in: exiting with code 3 as asked',
+    );
+  });
+});
