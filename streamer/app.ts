@@ -2,15 +2,12 @@
  * The sample streaming application: draws the scene, encodes it, fans the video out to every viewer
  * and applies their input. `startStreamer` is what main.ts and the tests call.
  */
-import type { Server } from 'node:http';
-import { even, type StreamerOptions } from './args.ts';
+import { resizedTo, type StreamerOptions } from './args.ts';
 import { Encoder } from './encoder.ts';
 import type { AppMessage, InputEvent } from './input.ts';
-import { VideoFanout } from './rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
-import { parseOffer } from './sdp.ts';
-import { createSignalingServer, type Health } from './signaling.ts';
-import { Viewer, type ViewerHandlers } from './viewer.ts';
+import type { Health } from './signaling.ts';
+import { startStreamServer } from './stream-server.ts';
 
 /** A running application. */
 export interface Streamer {
@@ -44,24 +41,16 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     lastKey: '',
     viewers: 0,
     seq: 0,
+    testMarks: options.testMarks,
   };
   let size = { width: options.width, height: options.height, fps: options.fps };
   let scene = new Scene(size.width, size.height, state);
-  const fanout = new VideoFanout(options.fps);
-  const viewers = new Map<string, Viewer>();
-  const encoder = new Encoder({
-    onPacket: (packet) => fanout.push(packet),
-    onUnexpectedExit: (reason) => {
-      log(`${reason}; restarting it`);
-      fanout.restart();
-    },
-  });
 
   const resize = (width: number, height: number) => {
-    const w = Math.min(even(width), options.maxWidth);
-    const h = Math.min(even(height), options.maxHeight);
-    if (w < 64 || h < 64 || (w === size.width && h === size.height)) return;
-    size = { ...size, width: w, height: h };
+    const next = resizedTo(width, height, options, size);
+    if (!next) return;
+    const { width: w, height: h } = next;
+    size = { ...size, ...next };
     const frame = scene.frame;
     scene = new Scene(w, h, state);
     scene.frame = frame;
@@ -130,53 +119,23 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     }
   };
 
-  const handlers: ViewerHandlers = {
-    onVideoOpen: (viewer) => fanout.add(viewer),
-    onInput: (event) => applyInput(event),
-    onMessage: (message) => answerMessage(message),
-    onClosed: (viewer) => {
-      fanout.remove(viewer);
-      viewers.delete(viewer.id);
-      state.viewers = viewers.size;
-      log(`viewer ${viewer.id} left (${viewers.size} left)`);
+  const stream = await startStreamServer(
+    { ...options, silenceTimeoutMs: start.silenceTimeoutMs, log },
+    {
+      queries: new Set(['loadingStateQuery']),
+      onInput: (event) => applyInput(event),
+      onMessage: (message) => answerMessage(message),
+      readiness: () => size,
+      onViewers: (count) => (state.viewers = count),
     },
-  };
-
-  // Ready from the first encoded keyframe on; a resize or an encoder restart later does not make it unready.
-  let ready = false;
-  const health = (): Health | null => {
-    ready ||= fanout.hasKeyframe;
-    return ready ? { viewers: viewers.size, width: size.width, height: size.height, fps: size.fps } : null;
-  };
-
-  const server: Server = createSignalingServer({
-    async offer(sdp, watchOnly) {
-      const began = performance.now();
-      const info = parseOffer(sdp);
-      const { viewer, answer } = await Viewer.answer(
-        sdp,
-        info,
-        {
-          host: options.host,
-          mediaPort: options.mediaPort,
-          watchOnly,
-          silenceTimeoutMs: start.silenceTimeoutMs ?? 15_000,
-        },
-        handlers,
-      );
-      viewers.set(viewer.id, viewer);
-      state.viewers = viewers.size;
-      const ms = Math.round(performance.now() - began);
-      log(`viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`);
-      return { id: viewer.id, answer };
+  );
+  const { fanout } = stream;
+  const encoder = new Encoder({
+    onPacket: (packet) => fanout.push(packet),
+    onUnexpectedExit: (reason) => {
+      log(`${reason}; restarting it`);
+      fanout.restart();
     },
-    remove(id) {
-      const viewer = viewers.get(id);
-      if (!viewer) return false;
-      viewer.close();
-      return true;
-    },
-    health,
   });
 
   await encoder.start(size);
@@ -199,23 +158,16 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   };
   tick();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.signalingPort, options.host, () => resolve());
-  });
-  const address = server.address();
   return {
-    signalingPort: typeof address === 'object' && address ? address.port : options.signalingPort,
+    signalingPort: stream.signalingPort,
     encoderPid: () => encoder.pid,
-    health,
-    viewers: () => viewers.size,
+    health: stream.health,
+    viewers: stream.viewers,
     async close() {
       if (frameTimer) clearTimeout(frameTimer);
       frameTimer = null;
-      for (const viewer of [...viewers.values()]) viewer.close();
       encoder.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stream.close();
     },
   };
 }

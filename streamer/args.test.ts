@@ -16,6 +16,7 @@ describe('parseArgs', () => {
       maxWidth: 1920,
       maxHeight: 1080,
       usdStageUri: '',
+      testMarks: false,
     });
     expect(options.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -44,6 +45,9 @@ describe('parseArgs', () => {
       '720',
       '--usd-stage-uri',
       'omniverse://server/stage.usd',
+      '--max-viewers',
+      '3',
+      '--test-marks',
     ]);
     expect(options).toEqual({
       sessionId: '0b7e6f2c-1f7a-4d2e-9a51-5d1c0e7a9b11',
@@ -59,7 +63,18 @@ describe('parseArgs', () => {
       maxWidth: 1280,
       maxHeight: 720,
       usdStageUri: 'omniverse://server/stage.usd',
+      maxViewers: 3,
+      allowedOrigins: null,
+      viewerSecret: null,
+      testMarks: true,
     });
+  });
+
+  it('draws the test marks only when a flag or the environment asks', () => {
+    expect(parseArgs(ports).testMarks).toBe(false);
+    expect(parseArgs([...ports, '--test-marks']).testMarks).toBe(true);
+    expect(parseArgs(ports, { STREAMGATE_TEST_MARKS: '1' }).testMarks).toBe(true);
+    expect(parseArgs(ports, { STREAMGATE_TEST_MARKS: '0' }).testMarks).toBe(false);
   });
 
   it('keeps sizes even and within the maximum', () => {
@@ -88,5 +103,22 @@ describe('parseArgs', () => {
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(ArgumentError);
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it('takes the viewer secret, the viewer limit and the allowed origins from the environment', () => {
+    const secret = Buffer.alloc(32, 7);
+    const options = parseArgs(ports, {
+      STREAMGATE_VIEWER_SECRET: secret.toString('base64url'),
+      STREAMGATE_MAX_VIEWERS: '5',
+      STREAMGATE_ALLOWED_ORIGINS: 'http://127.0.0.1:8080, https://portal.example',
+    });
+    expect(Buffer.from(options.viewerSecret ?? [])).toEqual(secret);
+    expect(options.maxViewers).toBe(5);
+    expect(options.allowedOrigins).toEqual(['http://127.0.0.1:8080', 'https://portal.example']);
+    expect(parseArgs(ports).maxViewers).toBe(8);
+  });
+
+  it('refuses a secret too short to sign with', () => {
+    expect(() => parseArgs(ports, { STREAMGATE_VIEWER_SECRET: 'c2hvcnQ' })).toThrow(ArgumentError);
   });
 });

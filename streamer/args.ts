@@ -3,6 +3,7 @@
  * The service's local runner passes exactly these flags; keep them stable.
  */
 import { randomUUID } from 'node:crypto';
+import { decodeSecret, SECRET_ENV } from '../protocol/viewer-ticket.ts';
 
 /** Everything the application needs to start, after defaults are applied. */
 export interface StreamerOptions {
@@ -19,6 +20,14 @@ export interface StreamerOptions {
   maxWidth: number;
   maxHeight: number;
   usdStageUri: string;
+  /** Viewers at once; the next one is refused with 503. */
+  maxViewers: number;
+  /** Origins a browser may connect from; null: any (the application run alone). */
+  allowedOrigins: string[] | null;
+  /** The session's secret that signs its viewer tickets; null: any viewer is accepted. */
+  viewerSecret: Uint8Array | null;
+  /** Draw the marks strip that tests and benchmarks read back (marks.ts); people need not see it. */
+  testMarks: boolean;
 }
 
 /** A flag that is missing, unknown or out of range; main.ts prints its message and exits 2. */
@@ -32,6 +41,7 @@ const integerFlags = {
   '--fps': 'fps',
   '--max-width': 'maxWidth',
   '--max-height': 'maxHeight',
+  '--max-viewers': 'maxViewers',
 } as const;
 
 const textFlags = {
@@ -42,6 +52,9 @@ const textFlags = {
   '--profile': 'profile',
   '--usd-stage-uri': 'usdStageUri',
 } as const;
+
+/** Flags without a value. */
+const switchFlags = { '--test-marks': 'testMarks' } as const;
 
 type IntegerKey = (typeof integerFlags)[keyof typeof integerFlags];
 type TextKey = (typeof textFlags)[keyof typeof textFlags];
@@ -54,11 +67,28 @@ const limits: Record<IntegerKey, [number, number]> = {
   fps: [1, 120],
   maxWidth: [16, 7680],
   maxHeight: [16, 4320],
+  maxViewers: [1, 1000],
 };
 
 /** Rounds down to an even number, as VP8 with 4:2:0 chroma needs. */
 export function even(n: number): number {
   return Math.max(2, Math.floor(n / 2) * 2);
+}
+
+/**
+ * The stream size a viewer's `resize` asks for: even, within the profile's maximum; null when it is
+ * below 64 pixels either way or the same as `current` (nothing to restart).
+ */
+export function resizedTo(
+  width: number,
+  height: number,
+  max: { maxWidth: number; maxHeight: number },
+  current: { width: number; height: number },
+): { width: number; height: number } | null {
+  const w = Math.min(even(width), max.maxWidth);
+  const h = Math.min(even(height), max.maxHeight);
+  if (w < 64 || h < 64 || (w === current.width && h === current.height)) return null;
+  return { width: w, height: h };
 }
 
 function parseInteger(flag: string, text: string | undefined, key: IntegerKey): number {
@@ -87,13 +117,38 @@ function stageFromEnvironment(raw: string | undefined): string | undefined {
   return undefined;
 }
 
-/** Parses argv (without node and the script) and the environment into options; throws ArgumentError. */
+/** STREAMGATE_ALLOWED_ORIGINS: comma-separated origins; unset allows any. */
+function originsFromEnvironment(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  return raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
+
+function secretFromEnvironment(raw: string | undefined): Uint8Array | null {
+  try {
+    return decodeSecret(raw);
+  } catch (error) {
+    throw new ArgumentError((error as Error).message);
+  }
+}
+
+/**
+ * Parses argv (without node and the script) and the environment into options; throws ArgumentError.
+ * The secret comes only from the environment: a command line is readable by every user of the machine.
+ */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): StreamerOptions {
   const ints: Partial<Record<IntegerKey, number>> = {};
   const texts: Partial<Record<TextKey, string>> = {};
+  const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') continue;
+    if (arg in switchFlags) {
+      switches.add(switchFlags[arg as keyof typeof switchFlags]);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
@@ -109,6 +164,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
   }
   if (ints.signalingPort === undefined) throw new ArgumentError('--signaling-port is required.');
   if (ints.mediaPort === undefined) throw new ArgumentError('--media-port is required.');
+  if (env.STREAMGATE_MAX_VIEWERS !== undefined && ints.maxViewers === undefined) {
+    ints.maxViewers = parseInteger('STREAMGATE_MAX_VIEWERS', env.STREAMGATE_MAX_VIEWERS, 'maxViewers');
+  }
   const maxWidth = even(ints.maxWidth ?? 1920);
   const maxHeight = even(ints.maxHeight ?? 1080);
   return {
@@ -125,5 +183,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     maxWidth,
     maxHeight,
     usdStageUri: texts.usdStageUri ?? stageFromEnvironment(env.STREAMGATE_ARGUMENTS) ?? '',
+    maxViewers: ints.maxViewers ?? 8,
+    allowedOrigins: originsFromEnvironment(env.STREAMGATE_ALLOWED_ORIGINS),
+    viewerSecret: secretFromEnvironment(env[SECRET_ENV]),
+    // The environment too: a service started for tests passes it on to every application it starts.
+    testMarks: switches.has('testMarks') || env.STREAMGATE_TEST_MARKS === '1',
   };
 }

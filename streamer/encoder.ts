@@ -3,8 +3,9 @@
  * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
  * SIGKILL included; on a clean stop it is also killed outright.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
+import { spawnIsolated } from './spawn-isolated.ts';
 
 /** Size and rate of the encoded stream. */
 export interface EncoderSize {
@@ -20,17 +21,33 @@ export interface EncoderOptions {
   onPacket: (packet: Buffer) => void;
   /** Called with a short reason when ffmpeg exits without being asked to. */
   onUnexpectedExit?: (reason: string) => void;
+  /** Capture this X display (e.g. `:5`) instead of reading frames from `write()`. */
+  x11Display?: string;
+}
+
+/** Where ffmpeg's frames come from: RGBA on its stdin, or the top-left of an X display with its pointer. */
+function inputArgs(size: EncoderSize, x11Display?: string): string[] {
+  const { width, height, fps } = size;
+  if (x11Display) {
+    return [
+      ...['-nostdin', '-f', 'x11grab', '-draw_mouse', '1', '-framerate', String(fps)],
+      ...['-video_size', `${width}x${height}`, '-i', `${x11Display}+0,0`],
+    ];
+  }
+  return [
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', String(fps)],
+    ...['-i', 'pipe:0'],
+  ];
 }
 
 /** Arguments for ffmpeg: realtime libvpx tuned for low latency and low CPU rather than quality. */
-export function ffmpegArgs(size: EncoderSize, rtpPort: number): string[] {
+export function ffmpegArgs(size: EncoderSize, rtpPort: number, x11Display?: string): string[] {
   const { width, height, fps } = size;
   // Bitrate grows with area; ~1.2 Mbit/s at 720p is plenty for a mostly static synthetic scene.
   const kbps = Math.max(300, Math.round((width * height * fps) / 23_000));
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', String(fps)],
-    ...['-i', 'pipe:0'],
+    ...inputArgs(size, x11Display),
     ...['-an', '-c:v', 'libvpx', '-pix_fmt', 'yuv420p'],
     // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
     ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
@@ -135,7 +152,10 @@ export class Encoder {
     if (this.stopped || !this.size || !this.socket) return;
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
-    const child = spawn(ffmpeg, ffmpegArgs(this.size, port), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const { x11Display } = this.options;
+    const child = spawnIsolated(ffmpeg, ffmpegArgs(this.size, port, x11Display), {
+      stdio: [x11Display ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     this.child = child;
     // Writes queued on a dead ffmpeg's stdin may never call back; its buffers are free again.
     this.busy.clear();

@@ -6,6 +6,7 @@ import {
   decodeMarks,
   findPointer,
   POINTER_SIZE,
+  STRIP_HEIGHT,
   type RgbaImage,
 } from './marks.ts';
 import { Scene, type SceneState } from './scene.ts';
@@ -55,6 +56,7 @@ const state = (): SceneState => ({
   lastKey: '',
   viewers: 0,
   seq: 0,
+  testMarks: true,
 });
 
 describe('bitsOf', () => {
@@ -124,6 +126,18 @@ describe('the marks in a rendered scene', () => {
     s.pointer = { x: 500, y: 80 };
     const third = image(scene.render(66));
     expect(findPointer(third)).toEqual({ x: 500, y: 80 });
+  });
+});
+
+describe('a scene without test marks (the default)', () => {
+  it('draws no strip: its bottom rows are the background, whatever the frame and seq', () => {
+    const marked = new Scene(640, 360, state());
+    const plain = new Scene(640, 360, { ...state(), testMarks: false, seq: 0xffffffff });
+    for (let i = 0; i < 40; i++) plain.render(i);
+    const rows = (frame: Buffer) => frame.subarray(640 * (360 - STRIP_HEIGHT) * 4);
+    const background = Buffer.from(rows(new Scene(640, 360, { ...state(), testMarks: false }).render(0)));
+    expect(rows(plain.render(40)).equals(background)).toBe(true);
+    expect(rows(marked.render(0)).equals(background)).toBe(false);
   });
 });
 

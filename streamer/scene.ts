@@ -1,8 +1,8 @@
 /**
  * The picture. A canvas draws what needs fonts and gradients: the static background once per size, and
  * the status panel at most ten times a second when its text changes. Its pixels are read back only then.
- * Each frame starts from a copy of that base and the moving parts (orbit, ripples, pointer, marks) are
- * drawn straight into the buffer, so a 720p frame costs about a memory copy.
+ * Each frame starts from a copy of that base and the moving parts (orbit, ripples, pointer, and the marks
+ * strip when tests ask for it) are drawn straight into the buffer, so a 720p frame costs about a memory copy.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { bitsOf, CELL_COUNT, CELL_SIZE, POINTER_SIZE, STRIP_HEIGHT } from './marks.ts';
@@ -19,6 +19,8 @@ export interface SceneState {
   lastKey: string;
   viewers: number;
   seq: number;
+  /** Whether the marks strip that tests read (marks.ts) is drawn; the pointer square always is. */
+  testMarks: boolean;
 }
 
 const RIPPLE_MS = 700;
@@ -99,7 +101,7 @@ export class Scene {
       const y = Math.round(p.y) - POINTER_SIZE / 2;
       fillRect(pixels, x, y, POINTER_SIZE, POINTER_SIZE, MAGENTA);
     }
-    this.drawStrip(pixels);
+    if (this.state.testMarks) this.drawStrip(pixels);
     return out;
   }
 

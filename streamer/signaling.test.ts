@@ -163,11 +163,15 @@ describe('a viewer that never connects', () => {
 
 describe('the signaling server before the first frame', () => {
   it('answers /health with 503 until the application is ready', async () => {
-    const server = createSignalingServer({
-      offer: () => Promise.reject(new Error('not used')),
-      remove: () => false,
-      health: () => null,
-    });
+    const server = createSignalingServer(
+      {
+        authorize: async () => 'control',
+        offer: () => Promise.reject(new Error('not used')),
+        remove: () => 'unknown',
+        health: () => null,
+      },
+      { allowedOrigins: null },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;

@@ -1,14 +1,26 @@
 /**
  * The signaling port: WHEP (draft-ietf-wish-whep) over plain HTTP/1.1, plus /health. Checks every
  * request before the application sees it and answers each mistake with a clear status and reason.
+ * Who may connect is decided here (CONTRACT section 14): a viewer ticket in `Authorization: Bearer`,
+ * an allowed Origin, and the application's viewer limit.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { bearerToken, type TicketScope } from '../protocol/viewer-ticket.ts';
 import { OfferError } from './sdp.ts';
 
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Readiness figures for GET /health. */
+/** Slow clients are cut off as the service's API cuts them off. */
+export const SIGNALING_TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  idleMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
+
+/** Readiness figures for GET /health, told only to holders of a ticket. */
 export interface Health {
   viewers: number;
   width: number;
@@ -18,40 +30,44 @@ export interface Health {
 
 /** What the signaling server asks of the application. */
 export interface WhepBackend {
-  /** Answers an offer; throws OfferError for an offer that cannot be answered. */
-  offer(sdp: string, watchOnly: boolean): Promise<{ id: string; answer: string }>;
-  /** Stops one viewer; false when the id is unknown. */
-  remove(id: string): boolean;
+  /**
+   * The scope a request may act with: from its ticket, or `control` for anyone when the application
+   * runs without a secret. Null: no valid ticket.
+   */
+  authorize(ticket: string | null): Promise<TicketScope | null>;
+  /** Answers an offer; throws OfferError (400) or an error with `status` (503) it cannot serve. */
+  offer(sdp: string, scope: TicketScope, ticket: string | null): Promise<{ id: string; answer: string }>;
+  /** Stops one viewer if `ticket` made it: `unknown` when there is no such viewer, `other` when not. */
+  remove(id: string, ticket: string | null): 'removed' | 'unknown' | 'other';
   /** Null until frames are being encoded. */
   health(): Health | null;
 }
 
-const cors = {
-  'Access-Control-Allow-Origin': '*',
+export interface SignalingOptions {
+  /** Origins a browser may call from; null allows any (the application run alone). */
+  allowedOrigins: readonly string[] | null;
+}
+
+const CORS_BASE = {
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS, PATCH',
   'Access-Control-Allow-Headers': 'Content-Type, Authorization, If-Match',
-  'Access-Control-Expose-Headers': 'Location, Link, ETag',
+  'Access-Control-Expose-Headers': 'Location, Link, ETag, WWW-Authenticate',
   'Access-Control-Max-Age': '600',
 };
 
-class HttpError extends Error {
+/** A refusal with its status; `headers` add to the answer. */
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
-function send(res: ServerResponse, status: number, body: string, type: string, headers = {}): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { ...cors, 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
-  res.end(body);
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, JSON.stringify(value), 'application/json');
-}
+/** RFC 9725 section 4.5: a missing or invalid ticket learns nothing but that one is needed. */
+const unauthorized = () => new HttpError(401, '', { 'WWW-Authenticate': 'Bearer' });
 
 /** Reads the body as text, refusing more than MAX_BODY_BYTES (413) without buffering the rest. */
 function readBody(req: IncomingMessage): Promise<string> {
@@ -76,57 +92,117 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-async function handle(backend: WhepBackend, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const method = req.method ?? 'GET';
-  if (method === 'OPTIONS') {
-    res.writeHead(204, { ...cors, 'Accept-Post': 'application/sdp' });
-    res.end();
-    return;
-  }
-  if (url.pathname === '/health') {
-    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'Use GET on /health.');
-    const health = backend.health();
-    if (!health) sendJson(res, 503, { status: 'starting' });
-    else sendJson(res, 200, { status: 'ready', ...health });
-    return;
-  }
-  if (url.pathname === '/whep') {
-    if (method !== 'POST') throw new HttpError(405, 'Use POST with an SDP offer on /whep.');
-    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/sdp') throw new HttpError(415, 'The offer must be sent as application/sdp.');
-    const sdp = await readBody(req);
-    if (sdp.trim().length === 0) throw new HttpError(400, 'The body is empty; send an SDP offer.');
-    const { id, answer } = await backend.offer(sdp, url.searchParams.get('mode') === 'watch');
-    send(res, 201, answer, 'application/sdp', { Location: `/whep/${id}` });
-    return;
-  }
-  const resource = /^\/whep\/([A-Za-z0-9-]{1,64})$/.exec(url.pathname);
-  if (resource) {
-    if (method === 'PATCH') throw new HttpError(405, 'Trickle ICE is not needed: the answer is complete.');
-    if (method !== 'DELETE') throw new HttpError(405, 'Use DELETE to stop this viewer.');
-    if (!backend.remove(resource[1] as string)) throw new HttpError(404, 'No such viewer.');
-    res.writeHead(204, cors);
-    res.end();
-    return;
-  }
-  throw new HttpError(404, 'Not found. This application serves POST /whep and GET /health.');
-}
-
 /** Creates the signaling server; the caller listens. */
-export function createSignalingServer(backend: WhepBackend): Server {
-  const server = createServer((req, res) => {
-    handle(backend, req, res).catch((err: unknown) => {
-      if (err instanceof HttpError) send(res, err.status, err.message, 'text/plain; charset=utf-8');
-      else if (err instanceof OfferError) send(res, 400, err.message, 'text/plain; charset=utf-8');
-      else send(res, 500, 'The offer could not be answered.', 'text/plain; charset=utf-8');
-      // A request body left unread would keep the connection busy; close it after a 413.
-      if (err instanceof HttpError && err.status === 413) res.once('finish', () => req.destroy());
-    });
-  });
+export function createSignalingServer(backend: WhepBackend, options: SignalingOptions): Server {
+  const allowed = options.allowedOrigins ? new Set(options.allowedOrigins) : null;
+
+  /** CORS headers for this request's Origin: echoed when allowed, none when not. */
+  function cors(req: IncomingMessage): Record<string, string> {
+    const origin = req.headers.origin;
+    if (!allowed) return { ...CORS_BASE, 'Access-Control-Allow-Origin': '*' };
+    if (origin && allowed.has(origin))
+      return { ...CORS_BASE, 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+    return { Vary: 'Origin' };
+  }
+
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: string,
+    type: string,
+    headers = {},
+  ) {
+    if (res.headersSent) return;
+    res.writeHead(status, { ...cors(req), 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
+    res.end(body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const origin = req.headers.origin;
+    // A page of another site is refused outright, not only kept from reading the answer.
+    if (allowed && origin !== undefined && !allowed.has(origin)) {
+      throw new HttpError(403, 'This page may not connect to this application.');
+    }
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { ...cors(req), 'Accept-Post': 'application/sdp' });
+      res.end();
+      return;
+    }
+    const ticket = bearerToken(req.headers.authorization);
+    if (url.pathname === '/health') {
+      if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'Use GET on /health.');
+      const health = backend.health();
+      // Strangers learn only whether it is ready; figures (viewers, size) need a ticket.
+      const figures = health && (await backend.authorize(ticket)) !== null ? health : {};
+      if (!health) send(req, res, 503, JSON.stringify({ status: 'starting' }), 'application/json');
+      else send(req, res, 200, JSON.stringify({ status: 'ready', ...figures }), 'application/json');
+      return;
+    }
+    if (url.pathname === '/whep') {
+      if (method !== 'POST') throw new HttpError(405, 'Use POST with an SDP offer on /whep.');
+      const granted = await backend.authorize(ticket);
+      if (granted === null) throw unauthorized();
+      // A viewer may ask for less than its ticket grants, never for more.
+      const scope = url.searchParams.get('mode') === 'watch' ? 'watch' : granted;
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/sdp') throw new HttpError(415, 'The offer must be sent as application/sdp.');
+      const sdp = await readBody(req);
+      if (sdp.trim().length === 0) throw new HttpError(400, 'The body is empty; send an SDP offer.');
+      const { id, answer } = await backend.offer(sdp, scope, ticket);
+      send(req, res, 201, answer, 'application/sdp', { Location: `/whep/${id}` });
+      return;
+    }
+    const resource = /^\/whep\/([A-Za-z0-9-]{1,64})$/.exec(url.pathname);
+    if (resource) {
+      if (method === 'PATCH') throw new HttpError(405, 'Trickle ICE is not needed: the answer is complete.');
+      if (method !== 'DELETE') throw new HttpError(405, 'Use DELETE to stop this viewer.');
+      const outcome = backend.remove(resource[1] as string, ticket);
+      if (outcome === 'removed') {
+        res.writeHead(204, cors(req));
+        res.end();
+        return;
+      }
+      // Only a holder of a valid ticket learns whether the viewer exists.
+      if ((await backend.authorize(ticket)) === null) throw unauthorized();
+      if (outcome === 'unknown') throw new HttpError(404, 'No such viewer.');
+      throw new HttpError(403, 'Only the ticket that made this viewer can stop it.');
+    }
+    throw new HttpError(404, 'Not found. This application serves POST /whep and GET /health.');
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: SIGNALING_TIMEOUTS.headersMs,
+      requestTimeout: SIGNALING_TIMEOUTS.requestMs,
+      keepAliveTimeout: SIGNALING_TIMEOUTS.keepAliveMs,
+      // Node checks the two bounds above this often (30 s by default, which would triple them).
+      connectionsCheckingInterval: SIGNALING_TIMEOUTS.checkEveryMs,
+    },
+    (req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        const status =
+          err instanceof HttpError ? err.status : err instanceof OfferError ? 400 : statusOf(err);
+        const message = status === 500 ? 'The offer could not be answered.' : (err as Error).message;
+        const headers = err instanceof HttpError ? err.headers : status === 503 ? { 'Retry-After': '5' } : {};
+        send(req, res, status, message, 'text/plain; charset=utf-8', headers);
+        // A request body left unread would keep the connection busy; close it after a refusal.
+        if (status === 413 || status === 401 || status === 403) res.once('finish', () => req.destroy());
+      });
+    },
+  );
+  server.setTimeout(SIGNALING_TIMEOUTS.idleMs, (socket) => socket.destroy());
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
   return server;
+}
+
+/** 503 for errors that say so (a full viewer list, a busy media port); 500 for anything else. */
+function statusOf(err: unknown): number {
+  const status = (err as { status?: unknown } | null)?.status;
+  return status === 503 ? 503 : 500;
 }

@@ -20,8 +20,14 @@ async function realOffer(): Promise<string> {
   return sdp;
 }
 
-const handlers = { onVideoOpen() {}, onInput() {}, onMessage: () => [], onClosed() {} };
-const options = { host: '127.0.0.1', mediaPort: 0, watchOnly: false, silenceTimeoutMs: 15_000 };
+const handlers = {
+  onVideoOpen() {},
+  onInput() {},
+  onMessage: () => [],
+  onClosed() {},
+  queries: new Set<string>(),
+};
+const options = { host: '127.0.0.1', mediaPort: 0, watchOnly: false, ticket: null, silenceTimeoutMs: 15_000 };
 
 describe('Viewer.answer', () => {
   it('refuses, as the offer’s fault, an offer that passes the parser but not the WebRTC stack', async () => {

@@ -3,7 +3,7 @@
  * VP8 stream and carries its two data channels. Every viewer shares the one media port through
  * libjuice's UDP mux.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PeerConnection, Video, type DataChannel, type Track } from 'node-datachannel';
 import { parseInput, parseMessage, type AppMessage, type InputEvent } from './input.ts';
 import type { RtpSink } from './rtp.ts';
@@ -18,13 +18,17 @@ export interface ViewerHandlers {
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
   /** The viewer is gone (DELETE, failure, silence); called once. */
   onClosed(viewer: Viewer): void;
+  /** `messages` events that change nothing (queries): the only ones a watch-only viewer may send. */
+  queries: ReadonlySet<string>;
 }
 
 export interface ViewerOptions {
   host: string;
   mediaPort: number;
-  /** A watch-only viewer's input is ignored. */
+  /** A watch-only viewer's input is ignored, and of its messages only queries are answered. */
   watchOnly: boolean;
+  /** The ticket that made this viewer; only it may delete the viewer. Null without tickets. */
+  ticket: string | null;
   /** No packet from the viewer for this long ends it (ICE consent lost). */
   silenceTimeoutMs: number;
 }
@@ -124,6 +128,16 @@ export class Viewer implements RtpSink {
     return this.closed;
   }
 
+  /** Whether `ticket` is the one this viewer was made with (any ticket when there were none). */
+  madeWith(ticket: string | null): boolean {
+    const own = this.options.ticket;
+    if (own === null) return true;
+    if (ticket === null) return false;
+    // Digests of equal length, so that the comparison takes the same time whatever the input.
+    const digest = (text: string) => createHash('sha256').update(text).digest();
+    return timingSafeEqual(digest(own), digest(ticket));
+  }
+
   private async negotiate(offer: string, info: OfferInfo): Promise<string> {
     const pc = this.pc;
     if (info.videoMid !== null && info.vp8PayloadType !== null) {
@@ -177,6 +191,13 @@ export class Viewer implements RtpSink {
         this.heard++;
         const message = parseMessage(msg);
         if (!message) return;
+        if (this.watchOnly && !this.handlers.queries.has(message.event_type)) {
+          this.sendMessage({
+            event_type: 'error',
+            payload: { message: 'This viewer may only watch; it cannot change the application.' },
+          });
+          return;
+        }
         for (const reply of this.handlers.onMessage(message, this)) this.sendMessage(reply);
       });
     } else if (label === 'input') {

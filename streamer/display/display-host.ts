@@ -1,0 +1,227 @@
+/**
+ * The display host: streams any X11 program. Per session a private X display (x-server.ts), the program
+ * in it, the display captured and encoded by ffmpeg, and the shared stream server (tickets, viewers,
+ * data channels) of the sample application. Viewer input becomes real X input (x-client.ts); `resize`
+ * changes the captured size and fits the program's windows to it; text travels on the clipboard both ways.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
+import { resizedTo, type StreamerOptions } from '../args.ts';
+import { Encoder } from '../encoder.ts';
+import type { AppMessage, InputEvent } from '../input.ts';
+import { spawnIsolated } from '../spawn-isolated.ts';
+import { startStreamServer, type StreamServer } from '../stream-server.ts';
+import { keysymOf } from './keysyms.ts';
+import { XClient } from './x-client.ts';
+import { startXServer } from './x-server.ts';
+
+/** The program a session streams, as the catalog's `launch.display` names it. */
+export interface Program {
+  command: string[];
+  env: Record<string, string>;
+}
+
+export interface DisplayHost {
+  signalingPort: number;
+  stream: StreamServer;
+  /** Resolves with the exit code the host should end with, once the program or the display is gone. */
+  done: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+}
+
+/** Browser buttons (0 left, 1 middle, 2 right, 3 back, 4 forward) as X buttons. */
+const BUTTONS = [1, 2, 3, 8, 9];
+/** Pixels of wheel movement per X wheel click. */
+const WHEEL_STEP = 100;
+
+/** The last lines of a program's error output, kept for the reason its session failed. */
+class Tail {
+  private text = '';
+  add(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString()).slice(-4000);
+  }
+  lines(n: number): string {
+    return this.text.trim().split('\n').slice(-n).join(' | ');
+  }
+}
+
+export async function startDisplayHost(
+  options: StreamerOptions,
+  program: Program,
+  log: (line: string) => void,
+): Promise<DisplayHost> {
+  const x = await startXServer(options.maxWidth, options.maxHeight, log);
+  let client: XClient;
+  try {
+    process.env.XAUTHORITY = x.authFile;
+    client = await XClient.connect(x.display);
+  } catch (error) {
+    await x.stop();
+    throw error;
+  }
+  let size = { width: options.width, height: options.height, fps: options.fps };
+  client.fit(size.width, size.height);
+  let mapped = false;
+  client.once('window', () => {
+    mapped = true;
+    log(`${program.command[0]} mapped its first window`);
+  });
+
+  // Started first, so that its start-up overlaps the stream server's and the encoder's.
+  // The program sees the display and its own settings, never the viewer secret.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...program.env,
+    DISPLAY: x.display,
+    XAUTHORITY: x.authFile,
+  };
+  delete env[SECRET_ENV];
+  const [file, ...args] = program.command as [string, ...string[]];
+  const tail = new Tail();
+  const child: ChildProcess = spawnIsolated(file, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    tail.add(chunk);
+    process.stderr.write(chunk);
+  });
+  log(`started ${program.command.join(' ')} (pid ${child.pid ?? '?'}) on ${x.display}`);
+
+  const wheel = { x: 0, y: 0 };
+  const scroll = (delta: number, axis: 'x' | 'y') => {
+    wheel[axis] += delta;
+    const [less, more] = axis === 'y' ? [4, 5] : [6, 7];
+    while (Math.abs(wheel[axis]) >= WHEEL_STEP) {
+      const button = wheel[axis] < 0 ? less : more;
+      client.button(button, true);
+      client.button(button, false);
+      wheel[axis] -= Math.sign(wheel[axis]) * WHEEL_STEP;
+    }
+  };
+  const applyInput = (event: InputEvent) => {
+    switch (event.type) {
+      case 'pointermove':
+        return client.pointer(event.x, event.y);
+      case 'pointerdown':
+      case 'pointerup':
+        client.pointer(event.x, event.y);
+        return client.button(BUTTONS[event.button] ?? 1, event.type === 'pointerdown');
+      case 'wheel':
+        client.pointer(event.x, event.y);
+        scroll(event.deltaY, 'y');
+        return scroll(event.deltaX, 'x');
+      case 'keydown':
+      case 'keyup': {
+        const keysym = keysymOf(event.key, event.code);
+        if (keysym !== null) client.key(keysym, event.code, event.type === 'keydown');
+        return;
+      }
+      case 'touchstart':
+      case 'touchmove':
+      case 'touchend': {
+        // One finger is the pointer with the left button held.
+        const first = event.touches[0];
+        if (first) client.pointer(first.x, first.y);
+        return client.button(1, event.type !== 'touchend');
+      }
+      case 'resize':
+        return resize(event.width, event.height);
+      default:
+        return;
+    }
+  };
+
+  const answer = (message: AppMessage): AppMessage[] => {
+    if (message.event_type === 'clipboard') {
+      const text = message.payload.text;
+      if (typeof text !== 'string' || text.length > 64 * 1024) {
+        return [{ event_type: 'error', payload: { message: 'A clipboard needs its text, at most 64 KiB.' } }];
+      }
+      client.setClipboard(text);
+      return [];
+    }
+    return [
+      {
+        event_type: 'error',
+        payload: { message: `Unknown event type: ${message.event_type.slice(0, 100)}` },
+      },
+    ];
+  };
+
+  let stream: StreamServer;
+  try {
+    stream = await startStreamServer(
+      { ...options, log },
+      {
+        queries: new Set(),
+        onInput: (event) => applyInput(event),
+        onMessage: (message) => answer(message),
+        readiness: () => (mapped ? size : null),
+        onViewers: (count) => {
+          // Keys held by a viewer who left would stay down for the next one.
+          if (count === 0) client.releaseAll();
+        },
+      },
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    client.close();
+    await x.stop();
+    throw error;
+  }
+  client.on('clipboard', (text) =>
+    stream.broadcast({ event_type: 'clipboard', payload: { text } }, 'control'),
+  );
+
+  const encoder = new Encoder({
+    x11Display: x.display,
+    onPacket: (packet) => stream.fanout.push(packet),
+    onUnexpectedExit: (reason) => {
+      log(`${reason}; restarting it`);
+      stream.fanout.restart();
+    },
+  });
+  await encoder.start(size);
+
+  function resize(width: number, height: number) {
+    const next = resizedTo(width, height, options, size);
+    if (!next) return;
+    size = { ...size, ...next };
+    client.fit(next.width, next.height);
+    stream.fanout.restart();
+    encoder.resize(size);
+  }
+
+  const done = new Promise<{ code: number; reason: string }>((resolve) => {
+    child.once('error', (error) =>
+      resolve({ code: 1, reason: `${file} could not be started: ${error.message}` }),
+    );
+    child.once('exit', (code, signal) => {
+      const last = tail.lines(3);
+      if (code === 0) return resolve({ code: 0, reason: `${file} exited` });
+      const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+      resolve({ code: 1, reason: `${file} ${how}${last ? `; its last output: ${last}` : ''}` });
+    });
+    void x.exited.then((reason) => resolve({ code: 1, reason }));
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    signalingPort: stream.signalingPort,
+    stream,
+    done,
+    close() {
+      closing ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          const force = setTimeout(() => child.kill('SIGKILL'), 2_000);
+          await Promise.race([done, new Promise((r) => setTimeout(r, 2_500))]);
+          clearTimeout(force);
+        }
+        encoder.stop();
+        client.close();
+        await stream.close();
+        await x.stop();
+      })();
+      return closing;
+    },
+  };
+}

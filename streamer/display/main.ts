@@ -1,0 +1,63 @@
+/**
+ * Entry point of the display host: `node --import tsx streamer/display/main.ts <flags> -- program args...`,
+ * with the flags of the sample application (streamer/args.ts) and the program's own environment in
+ * STREAMGATE_PROGRAM_ENV (JSON). It exits when the program does: 0 when the program exited 0, else 1,
+ * after a last line saying why. Everything it started (display, program, encoder) stops with it.
+ */
+import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
+import { ArgumentError, parseArgs } from '../args.ts';
+import { startDisplayHost, type DisplayHost } from './display-host.ts';
+
+const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
+
+function programEnv(raw: string | undefined): Record<string, string> {
+  if (!raw) return {};
+  const parsed: unknown = JSON.parse(raw);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ArgumentError('STREAMGATE_PROGRAM_ENV must be a JSON object.');
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+}
+
+const argv = process.argv.slice(2);
+const split = argv.indexOf('--');
+let options;
+let program;
+try {
+  if (split < 0 || split === argv.length - 1) throw new ArgumentError('Name the program after --.');
+  options = parseArgs(argv.slice(0, split), process.env);
+  program = { command: argv.slice(split + 1), env: programEnv(process.env.STREAMGATE_PROGRAM_ENV) };
+  delete process.env[SECRET_ENV];
+} catch (err) {
+  log(err instanceof Error ? err.message : String(err));
+  process.exit(2);
+}
+
+let host: DisplayHost | null = null;
+let stopping = false;
+const stop = (code: number, reason?: string) => {
+  if (stopping) return;
+  stopping = true;
+  // Said last, after everything stopped: the service quotes the last line of the log as the reason.
+  const exit = () => {
+    if (reason) log(reason);
+    process.exit(code);
+  };
+  const force = setTimeout(exit, 5_000);
+  force.unref();
+  void (host?.close() ?? Promise.resolve()).finally(exit);
+};
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(0));
+process.on('uncaughtException', (err) => stop(1, `crashed: ${err.message}`));
+
+try {
+  host = await startDisplayHost(options, program, log);
+  log(
+    `session ${options.sessionId}: signaling http://${options.host}:${host.signalingPort}/whep, ` +
+      `media udp ${options.host}:${options.mediaPort}, ${options.width}x${options.height} at ${options.fps} fps`,
+  );
+  const { code, reason } = await host.done;
+  stop(code, reason);
+} catch (err) {
+  stop(1, `could not start: ${err instanceof Error ? err.message : String(err)}`);
+}

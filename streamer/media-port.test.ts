@@ -1,0 +1,36 @@
+import { createSocket } from 'node:dgram';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { freeUdpPort } from '../e2e/support/ports.ts';
+import { makeOffer, openViewer } from '../reliability/support/whep-viewer.ts';
+import { parseArgs } from './args.ts';
+import { startStreamer } from './app.ts';
+
+describe('a media port held by another program', () => {
+  it('refuses the viewer with 503 and keeps the application alive until the port is free again', async () => {
+    const mediaPort = await freeUdpPort();
+    const options = parseArgs(['--signaling-port', '1', '--media-port', String(mediaPort), '--width', '320']);
+    const streamer = await startStreamer({ ...options, height: 240, signalingPort: 0 });
+    const base = `http://127.0.0.1:${streamer.signalingPort}`;
+    const squatter = createSocket('udp4');
+    try {
+      for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
+      await new Promise<void>((resolve) => squatter.bind(mediaPort, '127.0.0.1', resolve));
+      const { sdp, pc } = await makeOffer();
+      const res = await fetch(`${base}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: sdp,
+      });
+      pc.close();
+      expect(res.status).toBe(503);
+      expect(await res.text()).toMatch(/media port .* held by another program/);
+      await new Promise<void>((resolve) => squatter.close(resolve));
+      const viewer = await openViewer(base);
+      await viewer.close();
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    } finally {
+      await streamer.close();
+    }
+  });
+});

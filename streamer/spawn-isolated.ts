@@ -1,0 +1,68 @@
+/**
+ * Starts a child process that inherits no descriptor but its stdio.
+ *
+ * Node marks its own descriptors close-on-exec, but native libraries need not: libjuice (under
+ * node-datachannel) opens the shared media socket without it. An encoder started while a viewer was
+ * connected then held that socket open after the last viewer left, so the next viewer's PeerConnection
+ * could not bind the media port, and libdatachannel aborted the whole application ("Failed to gather
+ * local ICE candidates"). Here each such descriptor is replaced in the child by /dev/null before exec.
+ */
+import {
+  spawn,
+  type ChildProcess,
+  type SpawnOptions,
+  type StdioNull,
+  type StdioPipe,
+} from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+
+/** O_CLOEXEC in the octal `flags` of /proc/<pid>/fdinfo/<fd>. */
+const O_CLOEXEC = 0o2000000;
+
+type Stdio = StdioPipe | StdioNull | number;
+
+/** Descriptors of this process above stderr that an exec would hand down. Empty where /proc is absent. */
+export function inheritableDescriptors(): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc/self/fd');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd <= 2) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+      if (flags && (parseInt(flags[1] as string, 8) & O_CLOEXEC) === 0) found.push(fd);
+    } catch {
+      // closed between the listing and the read (the listing's own descriptor among them)
+    }
+  }
+  return found.sort((a, b) => a - b);
+}
+
+/**
+ * `spawn` with `stdio` for fds 0-2, after which every inheritable descriptor of this process is
+ * overwritten in the child (dup2 of /dev/null), so the exec'd program holds none of them.
+ */
+export function spawnIsolated(
+  file: string,
+  args: readonly string[],
+  options: Omit<SpawnOptions, 'stdio'> & { stdio: [Stdio, Stdio, Stdio] },
+): ChildProcess {
+  const leaks = inheritableDescriptors();
+  if (leaks.length === 0) return spawn(file, args, options);
+  const devNull = openSync('/dev/null', 'r');
+  try {
+    const stdio: Stdio[] = [...options.stdio];
+    const highest = leaks[leaks.length - 1] as number;
+    // 'ignore' above fd 2 leaves a slot untouched; its descriptor (if any) is close-on-exec already.
+    for (let fd = 3; fd <= highest; fd++) stdio.push(leaks.includes(fd) ? devNull : 'ignore');
+    return spawn(file, args, { ...options, stdio });
+  } finally {
+    // The child has its own copies once spawn returns.
+    closeSync(devNull);
+  }
+}

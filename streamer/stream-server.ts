@@ -1,0 +1,178 @@
+/**
+ * The streaming side every Streamgate application shares, the sample application and the display host
+ * alike: the signaling port (WHEP, tickets, allowed origins, viewer limit), one PeerConnection per
+ * viewer on the one media port, and the fan-out of one encoded VP8 stream to all of them. What the
+ * application draws, and what it does with input and messages, is its own.
+ */
+import type { Server } from 'node:http';
+import { verifyTicket } from '../protocol/viewer-ticket.ts';
+import type { AppMessage, InputEvent } from './input.ts';
+import { MediaPortGuard } from './media-port.ts';
+import { VideoFanout } from './rtp.ts';
+import { parseOffer } from './sdp.ts';
+import { createSignalingServer, HttpError, type Health } from './signaling.ts';
+import { Viewer, type ViewerHandlers } from './viewer.ts';
+
+/** Where and for whom the application streams. */
+export interface StreamServerOptions {
+  sessionId: string;
+  host: string;
+  signalingPort: number;
+  mediaPort: number;
+  fps: number;
+  maxViewers: number;
+  allowedOrigins: readonly string[] | null;
+  /** Null: any viewer is accepted (the application run alone). */
+  viewerSecret: Uint8Array | null;
+  /** No packet from a viewer for this long ends it. */
+  silenceTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/** What the application does with its viewers. */
+export interface StreamApplication {
+  /** `messages` events that change nothing: the only ones a watch-only viewer may send. */
+  queries: ReadonlySet<string>;
+  /** An `input` event of a controlling viewer. */
+  onInput(event: InputEvent, viewer: Viewer): void;
+  /** A `messages` event; returns the answers for that viewer. */
+  onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
+  /** The stream's size once it is ready to be watched, null before. */
+  readiness(): { width: number; height: number; fps: number } | null;
+  /** The number of viewers changed. */
+  onViewers?(count: number): void;
+}
+
+/** A listening stream server. */
+export interface StreamServer {
+  /** The port actually bound (0 asks the system, in tests). */
+  signalingPort: number;
+  /** Where the encoder's RTP goes. */
+  fanout: VideoFanout;
+  health(): Health | null;
+  /** Viewers connected or connecting. */
+  viewers(): number;
+  /** Sends an application event to every viewer, or to those who control only. */
+  broadcast(message: AppMessage, to?: 'all' | 'control'): void;
+  /** Stops every viewer and the signaling port. */
+  close(): Promise<void>;
+}
+
+/** Starts the signaling port; resolves once it listens. */
+export async function startStreamServer(
+  options: StreamServerOptions,
+  app: StreamApplication,
+): Promise<StreamServer> {
+  const log = options.log ?? (() => undefined);
+  const fanout = new VideoFanout(options.fps);
+  const viewers = new Map<string, Viewer>();
+  const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
+  const secret = options.viewerSecret;
+  if (!secret) log('no viewer secret was given: any viewer that reaches the signaling port is accepted');
+
+  const handlers: ViewerHandlers = {
+    queries: app.queries,
+    onVideoOpen: (viewer) => fanout.add(viewer),
+    onInput: (event, viewer) => app.onInput(event, viewer),
+    onMessage: (message, viewer) => app.onMessage(message, viewer),
+    onClosed: (viewer) => {
+      fanout.remove(viewer);
+      viewers.delete(viewer.id);
+      app.onViewers?.(viewers.size);
+      log(`viewer ${viewer.id} left (${viewers.size} left)`);
+    },
+  };
+
+  // Ready from the first keyframe on; a resize or an encoder restart later does not make it unready.
+  let ready = false;
+  const health = (): Health | null => {
+    const size = app.readiness();
+    ready ||= size !== null && fanout.hasKeyframe;
+    return ready && size ? { viewers: viewers.size, ...size } : null;
+  };
+
+  const server: Server = createSignalingServer(
+    {
+      async authorize(ticket) {
+        if (!secret) return 'control';
+        if (ticket === null) return null;
+        return (await verifyTicket(secret, options.sessionId, ticket))?.scope ?? null;
+      },
+      async offer(sdp, scope, ticket) {
+        const began = performance.now();
+        const info = parseOffer(sdp);
+        if (mediaPort.count >= options.maxViewers) {
+          throw new HttpError(
+            503,
+            `This session already has ${options.maxViewers} viewers, its most; try again when one leaves.`,
+            { 'Retry-After': '10' },
+          );
+        }
+        await mediaPort.acquire();
+        let released = false;
+        const release = () => {
+          if (!released) mediaPort.release();
+          released = true;
+        };
+        const watchOnly = scope === 'watch';
+        let joined;
+        try {
+          joined = await Viewer.answer(
+            sdp,
+            info,
+            {
+              host: options.host,
+              mediaPort: options.mediaPort,
+              watchOnly,
+              ticket,
+              silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
+            },
+            { ...handlers, onClosed: (viewer) => (release(), handlers.onClosed(viewer)) },
+          );
+        } catch (error) {
+          release();
+          throw error;
+        }
+        const { viewer, answer } = joined;
+        viewers.set(viewer.id, viewer);
+        app.onViewers?.(viewers.size);
+        const ms = Math.round(performance.now() - began);
+        log(
+          `viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`,
+        );
+        return { id: viewer.id, answer };
+      },
+      remove(id, ticket) {
+        const viewer = viewers.get(id);
+        if (!viewer) return 'unknown';
+        if (!viewer.madeWith(ticket)) return 'other';
+        viewer.close();
+        return 'removed';
+      },
+      health,
+    },
+    { allowedOrigins: options.allowedOrigins },
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.signalingPort, options.host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    signalingPort: typeof address === 'object' && address ? address.port : options.signalingPort,
+    fanout,
+    health,
+    viewers: () => viewers.size,
+    broadcast(message, to = 'all') {
+      for (const viewer of viewers.values()) {
+        if (to === 'all' || !viewer.watchOnly) viewer.sendMessage(message);
+      }
+    },
+    async close() {
+      for (const viewer of [...viewers.values()]) viewer.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
