@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apps } from '../test/fixtures';
@@ -42,6 +42,19 @@ describe('app shell', { timeout: 30_000 }, () => {
     await queryClient.refetchQueries({ queryKey: ['apps'] });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Could not refresh: Busy.'));
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+  });
+
+  it('opens the navigation from the menu button and closes it once a page is chosen', async () => {
+    server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 0, items: [] })));
+    const { router } = renderRoute('/apps');
+    const menu = await screen.findByRole('button', { name: 'Open navigation' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(menu);
+    const drawer = await screen.findByRole('presentation');
+    await userEvent.click(within(drawer).getByRole('link', { name: 'Settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    await waitFor(() => expect(screen.queryByRole('presentation')).not.toBeInTheDocument());
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('has a page for an unknown address', async () => {

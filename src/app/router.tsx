@@ -1,10 +1,11 @@
 /** The routes: every page is a URL that can be shared and reloaded. Viewer and admin load only when opened. */
 import { lazy, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import { CatalogPage } from '../features/catalog/components/catalog-page';
 import { Layout } from './layout';
 import { NotFoundPage, RouteError } from './route-error';
+import { SessionLink } from './session-link';
 
 // Only the catalog (the first page) is in the entry chunk; every other page loads when opened.
 const AppDetailPage = lazy(() =>
@@ -22,16 +23,30 @@ const SettingsPage = lazy(() =>
 const AdminPage = lazy(() => import('../features/admin/components/admin-page'));
 
 // The viewer is written beside the portal; a glob keeps the build working whether or not it is present yet.
-const viewerModules = import.meta.glob<{ default: ComponentType }>(
+const viewerModules = import.meta.glob<{ default: ComponentType }>([
   '../features/viewer/components/viewer-page.tsx',
-);
-const loadViewer = Object.values(viewerModules)[0];
+  '../features/viewer/components/watch-page.tsx',
+]);
+const loadViewer = viewerModules['../features/viewer/components/viewer-page.tsx'];
+const loadWatch = viewerModules['../features/viewer/components/watch-page.tsx'];
 
 function ViewerMissing() {
   return <Alert severity="warning">The viewer is not part of this build.</Alert>;
 }
 
 const ViewerPage = lazy(async () => (loadViewer ? loadViewer() : { default: ViewerMissing }));
+const WatchPage = lazy(async () => (loadWatch ? loadWatch() : { default: ViewerMissing }));
+
+/** `/apps/:appId/versions/:version`, a link to one version, opens the application with that version chosen. */
+function VersionLink() {
+  const { appId = '', version = '' } = useParams();
+  return (
+    <Navigate
+      to={`/apps/${encodeURIComponent(appId)}?${new URLSearchParams({ version }).toString()}`}
+      replace
+    />
+  );
+}
 
 /** The route table, shared by the browser router and the tests' memory routers. */
 export const routes: RouteObject[] = [
@@ -45,9 +60,11 @@ export const routes: RouteObject[] = [
           { path: '/', element: <CatalogPage /> },
           { path: '/apps', element: <CatalogPage /> },
           { path: '/apps/:appId', element: <AppDetailPage /> },
+          { path: '/apps/:appId/versions/:version', element: <VersionLink /> },
           { path: '/launch', element: <LaunchPage /> },
           { path: '/sessions', element: <SessionsPage /> },
-          { path: '/sessions/:sessionId', element: <ViewerPage /> },
+          { path: '/sessions/:sessionId', element: <SessionLink viewer={<ViewerPage />} /> },
+          { path: '/watch', element: <WatchPage /> },
           { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
           { path: '/admin/profiles', element: <AdminPage /> },
           { path: '/settings', element: <SettingsPage /> },

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { api, http, HttpResponse, server } from '../test/server';
-import { clearOverrides, getConfig, loadConfig, parseConfig, resolveBaseUrl, saveOverrides } from './config';
+import {
+  baseUrlProblem,
+  clearOverrides,
+  getConfig,
+  loadConfig,
+  OVERRIDES_KEY,
+  parseConfig,
+  resolveBaseUrl,
+  saveOverrides,
+} from './config';
 
 describe('config', { timeout: 30_000 }, () => {
   it('reads config.json at start-up and keeps defaults for what is missing or wrong', async () => {
@@ -29,6 +38,15 @@ describe('config', { timeout: 30_000 }, () => {
     expect(getConfig()).toMatchObject({ catalogUrl: '/api', streamUrl: '/streaming', token: 't' });
     clearOverrides();
     expect(getConfig()).toMatchObject({ streamUrl: '/api', token: null });
+  });
+
+  it('takes http(s) addresses and paths as API bases, and nothing else, even from storage', () => {
+    for (const ok of ['/api', 'api', 'https://host/applications', 'http://127.0.0.1:8080/api'])
+      expect(baseUrlProblem(ok), ok).toBeUndefined();
+    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/plain,x', 'file:///etc', ''])
+      expect(baseUrlProblem(bad), bad).toEqual(expect.any(String));
+    localStorage.setItem(OVERRIDES_KEY, JSON.stringify({ catalogUrl: 'javascript:alert(1)', token: 't' }));
+    expect(getConfig()).toMatchObject({ catalogUrl: '/api', token: 't' });
   });
 
   it('resolves a relative base against the page without a trailing slash', () => {

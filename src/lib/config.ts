@@ -49,6 +49,23 @@ export function parseConfig(raw: unknown): PortalConfig {
   };
 }
 
+/**
+ * Why `base` cannot be the base of an API, in words, or undefined when it can: an http(s) address or a path
+ * on this site. Anything else (`javascript:`, `data:`, `file:`) is never fetched from nor saved.
+ */
+export function baseUrlProblem(base: string): string | undefined {
+  const text = base.trim();
+  if (text === '') return 'Enter an address, e.g. /api or https://host/applications.';
+  let url: URL;
+  try {
+    url = new URL(text, 'http://portal.invalid/');
+  } catch {
+    return `“${text}” is not an address; enter an http(s) address or a path such as /api.`;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return undefined;
+  return `Only an http(s) address or a path such as /api can be used, not a “${url.protocol}” address.`;
+}
+
 /** The overrides saved in this browser (empty when none or when storage is unavailable). */
 export function getOverrides(): ConfigOverrides {
   try {
@@ -56,8 +73,10 @@ export function getOverrides(): ConfigOverrides {
     if (!text) return {};
     const obj = JSON.parse(text) as Record<string, unknown>;
     const out: ConfigOverrides = {};
-    if (typeof obj.catalogUrl === 'string' && obj.catalogUrl !== '') out.catalogUrl = obj.catalogUrl;
-    if (typeof obj.streamUrl === 'string' && obj.streamUrl !== '') out.streamUrl = obj.streamUrl;
+    // An unsafe address saved before it was refused at the field is ignored, not used.
+    const usable = (v: unknown): v is string => typeof v === 'string' && baseUrlProblem(v) === undefined;
+    if (usable(obj.catalogUrl)) out.catalogUrl = obj.catalogUrl;
+    if (usable(obj.streamUrl)) out.streamUrl = obj.streamUrl;
     if (typeof obj.token === 'string' || obj.token === null) out.token = obj.token === '' ? null : obj.token;
     return out;
   } catch {

@@ -32,3 +32,12 @@ export function latestVersion(versions: readonly string[]): string | undefined {
   const valid = versions.filter((v) => semver.valid(v) !== null).sort((a, b) => semver.rcompare(a, b));
   return valid.find((v) => semver.prerelease(v) === null) ?? valid[0];
 }
+
+/**
+ * The `version` of a link's query. A `+` written as is in a query means a space, so a hand-made link to
+ * `1.0.0+build.5` arrives as `1.0.0 build.5`; no version has a space, so each one was a `+`. Links the portal
+ * makes encode it (`%2B`) and need no repair.
+ */
+export function versionParam(params: URLSearchParams): string | null {
+  return params.get('version')?.replaceAll(' ', '+') ?? null;
+}

@@ -1,5 +1,6 @@
 /** Types of the Player facade: its options, states and events. */
 import type { AppMessage } from './data-channels/app-messages';
+import type { KeyboardCapture } from './input/input-controller';
 import type { PeerConnectionFactory } from './connection/peer-session';
 import type { ReconnectOptions } from './reconnect/reconnect-policy';
 import type { SignalingTransport } from './signaling/signaling-transport';
@@ -7,7 +8,8 @@ import type { StatsSample } from './stats/stats-sample';
 
 /** What the service says about the session right now. */
 export type SessionLookup =
-  | { status: 'ready'; routes: unknown }
+  /** `ticket`: a viewer ticket for the application, where the deployment issues them. */
+  | { status: 'ready'; routes: unknown; ticket?: string }
   | { status: 'pending'; message?: string }
   /** 404 or 410: the session is gone and no reconnect can bring it back. */
   | { status: 'ended'; reason?: string };
@@ -53,7 +55,7 @@ export interface PlayerOptions {
   /** Time from the start of an attempt to the first frame before it counts as failed. */
   connectTimeoutMs?: number;
   resize?: ResizeOptions;
-  /** Keys the page keeps for its own shortcuts. */
+  /** Keys the page keeps for its own shortcuts (Escape is the player's: it releases the keyboard). */
   keepKey?: (event: KeyboardEvent) => boolean;
 }
 
@@ -68,4 +70,6 @@ export interface PlayerEvents {
   state: PlayerState;
   stats: StatsSample;
   message: MessageRecord;
+  /** Whether keys go to the application, for a hint on how to get the keyboard back. */
+  keyboard: KeyboardCapture;
 }

@@ -164,7 +164,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
       this.options.connectTimeoutMs ?? 15_000,
     );
     try {
-      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode);
+      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode, lookup.ticket);
     } catch (error) {
       if (!stale()) this.lost(message(error), true);
       return;
@@ -225,6 +225,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
       streamSize: () => ({ width: video.videoWidth, height: video.videoHeight }),
       send: (event) => this.sendInput(event),
       keepKey: this.options.keepKey,
+      onKeyboard: (capture) => this.emit('keyboard', capture),
     });
     if (this.options.resize?.enabled !== false && !this.resizer) {
       this.resizer = new StreamResizer(

@@ -11,10 +11,15 @@ const mswNode = await load<typeof MswNode>('msw/node');
 /** MSW's request handlers and response builder. */
 export const { http, HttpResponse, delay } = msw;
 
-/** Shared MSW server; handlers are reset after every test. */
-export const server = mswNode.setupServer();
-
 /** A URL pattern for a path of the API under the default `/api` base. */
 export function api(path: string): string {
   return `*/api${path}`;
 }
+
+/**
+ * Shared MSW server; handlers are reset after every test to these. The app bar asks for the person's
+ * sessions on every page: by default there are none, and a test that cares answers GET /stream itself.
+ */
+export const server = mswNode.setupServer(
+  msw.http.get(api('/stream'), () => msw.HttpResponse.json({ offset: 0, limit: 500, count: 0, items: [] })),
+);

@@ -51,12 +51,22 @@ export class PeerSession {
   }
 
   /** Sends the offer through the transport and applies the answer, rewritten to the route's host and media port. */
-  async negotiate(transport: SignalingTransport, endpoint: StreamEndpoint, mode: 'control' | 'watch') {
+  async negotiate(
+    transport: SignalingTransport,
+    endpoint: StreamEndpoint,
+    mode: 'control' | 'watch',
+    ticket?: string,
+  ) {
     const offer = await this.pc.createOffer();
     await this.pc.setLocalDescription(offer);
     // ICE-lite applications learn our address from connectivity checks, so no need to wait for gathering.
     const sdp = this.pc.localDescription?.sdp ?? offer.sdp ?? '';
-    const signaling = await transport.negotiate({ endpoint, offer: sdp, mode });
+    const signaling = await transport.negotiate({
+      endpoint,
+      offer: sdp,
+      mode,
+      ...(ticket ? { ticket } : {}),
+    });
     if (this.closed) {
       void signaling.close();
       return;

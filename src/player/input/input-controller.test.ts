@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputController } from './input-controller';
+import { InputController, type KeyboardCapture } from './input-controller';
 import type { InputEvent } from './input-events';
 
 // A 1280x720 element showing a 640x360 stream: scale 2, no bars.
@@ -9,13 +9,22 @@ function setup(keepKey?: (e: KeyboardEvent) => boolean) {
   document.body.append(element);
   element.getBoundingClientRect = () => ({ left: 100, top: 50, width: 1280, height: 720 }) as DOMRect;
   const sent: InputEvent[] = [];
+  const captures: KeyboardCapture[] = [];
   const controller = new InputController({
     element,
     streamSize: () => ({ width: 640, height: 360 }),
     send: (e) => sent.push(e),
     keepKey,
+    onKeyboard: (c) => captures.push(c),
   });
-  return { element, sent, controller };
+  return { element, sent, controller, captures };
+}
+
+/** Dispatches a key the way a browser does, and says whether the page's default action was prevented. */
+function press(element: HTMLElement, type: 'keydown' | 'keyup', key: string, code = key): boolean {
+  const event = new KeyboardEvent(type, { key, code, bubbles: true, cancelable: true });
+  element.dispatchEvent(event);
+  return event.defaultPrevented;
 }
 
 function pointer(
@@ -64,15 +73,53 @@ describe('InputController', () => {
     expect(wheel.defaultPrevented).toBe(true);
   });
 
-  it('forwards keys except those the page keeps', () => {
-    const { element, sent } = setup((e) => e.key === 'Escape');
-    element.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', code: 'KeyA', bubbles: true }));
-    element.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', code: 'Escape', bubbles: true }));
-    element.dispatchEvent(new KeyboardEvent('keyup', { key: 'a', code: 'KeyA', bubbles: true }));
+  it('forwards keys, Tab included, while focused, except those the page keeps', () => {
+    const { element, sent, captures } = setup((e) => e.key === 'F1');
+    element.focus();
+    expect(captures).toEqual(['captured']);
+    expect(press(element, 'keydown', 'a', 'KeyA')).toBe(true);
+    expect(press(element, 'keydown', 'F1')).toBe(false);
+    expect(press(element, 'keydown', 'Tab')).toBe(true);
+    press(element, 'keyup', 'a', 'KeyA');
+    press(element, 'keyup', 'F1');
     expect(sent).toEqual([
       { type: 'keydown', key: 'a', code: 'KeyA' },
+      { type: 'keydown', key: 'Tab', code: 'Tab' },
       { type: 'keyup', key: 'a', code: 'KeyA' },
     ]);
+  });
+
+  it('releases the keyboard on Escape so that Tab moves on, and takes it back on Enter', () => {
+    const { element, sent, captures } = setup();
+    element.focus();
+    press(element, 'keydown', 'w', 'KeyW');
+    // Escape itself never reaches the application, and a key held through it is let go.
+    expect(press(element, 'keydown', 'Escape')).toBe(false);
+    expect(captures).toEqual(['captured', 'released']);
+    expect(press(element, 'keydown', 'Tab')).toBe(false);
+    press(element, 'keyup', 'w', 'KeyW');
+    expect(press(element, 'keydown', 'Enter')).toBe(true);
+    expect(captures.at(-1)).toBe('captured');
+    press(element, 'keydown', 'b', 'KeyB');
+    expect(sent).toEqual([
+      { type: 'keydown', key: 'w', code: 'KeyW' },
+      { type: 'keyup', key: 'w', code: 'KeyW' },
+      { type: 'keydown', key: 'b', code: 'KeyB' },
+    ]);
+  });
+
+  it('sends no keys without focus, and captures again on focus and on a click', () => {
+    const { element, sent, captures } = setup();
+    press(element, 'keydown', 'a', 'KeyA');
+    expect(sent).toEqual([]);
+    element.focus();
+    press(element, 'keydown', 'Escape');
+    element.blur();
+    expect(captures).toEqual(['captured', 'released', 'idle']);
+    element.focus();
+    press(element, 'keydown', 'Escape');
+    element.dispatchEvent(pointer('pointerdown', { clientX: 100, clientY: 50, button: 0 }));
+    expect(captures.slice(-2)).toEqual(['released', 'captured']);
   });
 
   it('maps every touch point, and the lifted ones on touchend', () => {
@@ -101,10 +148,28 @@ describe('InputController', () => {
     ]);
   });
 
-  it('stops listening after detach', () => {
-    const { element, sent, controller } = setup();
+  it('stops listening after detach, and says the keyboard is no longer captured', () => {
+    const { element, sent, controller, captures } = setup();
+    element.focus();
     controller.detach();
     element.dispatchEvent(pointer('pointermove', { clientX: 500, clientY: 250 }));
+    press(element, 'keydown', 'a', 'KeyA');
     expect(sent).toEqual([]);
+    expect(captures).toEqual(['captured', 'idle']);
+  });
+
+  it('captures at once when attached to an element that has focus already', () => {
+    const element = document.createElement('div');
+    element.tabIndex = 0;
+    document.body.append(element);
+    element.focus();
+    const captures: KeyboardCapture[] = [];
+    new InputController({
+      element,
+      streamSize: () => ({ width: 640, height: 360 }),
+      send: () => undefined,
+      onKeyboard: (c) => captures.push(c),
+    });
+    expect(captures).toEqual(['captured']);
   });
 });

@@ -1,9 +1,16 @@
 /**
  * Turns DOM pointer, wheel, keyboard and touch events on the video element into input events in stream pixels.
  * Keys that the page keeps for itself (its shortcuts) are filtered by `keepKey`.
+ *
+ * The keyboard is captured while the element has focus, Tab included, so that the application gets every
+ * key. Escape releases it (then Tab and Shift+Tab move on as anywhere else); Enter, a click or focusing
+ * the element again captures it again. Without that way out, a keyboard user would be trapped.
  */
 import { containedRect, toStreamPoint, type StreamSize } from './coordinate-mapping';
 import type { InputEvent, TouchPoint } from './input-events';
+
+/** Where the keyboard goes: `captured` to the application, `released` to the page, `idle` without focus. */
+export type KeyboardCapture = 'captured' | 'released' | 'idle';
 
 /** Settings of the input controller. */
 export interface InputControllerOptions {
@@ -15,6 +22,8 @@ export interface InputControllerOptions {
   send: (event: InputEvent) => void;
   /** True for key events the page handles itself; those are not forwarded. */
   keepKey?: (event: KeyboardEvent) => boolean;
+  /** Called when the keyboard is captured, released or loses focus, and with `idle` on `detach()`. */
+  onKeyboard?: (capture: KeyboardCapture) => void;
 }
 
 /** Listens on an element until `detach()`. */
@@ -22,14 +31,23 @@ export class InputController {
   private readonly detachers: (() => void)[] = [];
   // Under pointer lock clientX/Y stop moving; the position is then tracked from movementX/Y.
   private locked: { x: number; y: number } | undefined;
+  private capture: KeyboardCapture = 'idle';
+  /**
+   * Keys sent down, code to key: only their release is sent, and leaving capture releases them all, so that
+   * the application sees neither a stray keyup nor a key held forever.
+   */
+  private readonly down = new Map<string, string>();
 
   constructor(private readonly options: InputControllerOptions) {
     const { element } = options;
     this.on(element, 'pointermove', (e) => this.pointer(e, 'pointermove'));
     this.on(element, 'pointerdown', (e) => {
       element.focus({ preventScroll: true });
+      this.setCapture('captured');
       this.pointer(e, 'pointerdown');
     });
+    this.on(element, 'focus', () => this.setCapture('captured'));
+    this.on(element, 'blur', () => this.setCapture('idle'));
     this.on(element, 'pointerup', (e) => this.pointer(e, 'pointerup'));
     this.on(element, 'wheel', (e) => this.wheel(e), { passive: false });
     this.on(element, 'contextmenu', (e) => e.preventDefault());
@@ -48,11 +66,24 @@ export class InputController {
     };
     document.addEventListener('pointerlockchange', onLockChange);
     this.detachers.push(() => document.removeEventListener('pointerlockchange', onLockChange));
+    // Attached (or attached again after a reconnect) while the element already has focus.
+    if (document.activeElement === element) this.setCapture('captured');
   }
 
   /** Removes every listener. */
   detach(): void {
     for (const detach of this.detachers.splice(0)) detach();
+    this.setCapture('idle');
+  }
+
+  private setCapture(capture: KeyboardCapture) {
+    if (capture === this.capture) return;
+    this.capture = capture;
+    if (capture !== 'captured') {
+      for (const [code, key] of this.down) this.options.send({ type: 'keyup', key, code });
+      this.down.clear();
+    }
+    this.options.onKeyboard?.(capture);
   }
 
   private on<K extends keyof HTMLElementEventMap>(
@@ -103,8 +134,23 @@ export class InputController {
   }
 
   private key(e: KeyboardEvent, type: 'keydown' | 'keyup') {
+    if (type === 'keyup') {
+      if (!this.down.delete(e.code)) return;
+      e.preventDefault();
+      this.options.send({ type, key: e.key, code: e.code });
+      return;
+    }
     if (this.options.keepKey?.(e)) return;
+    if (this.capture !== 'captured') {
+      if (e.key !== 'Enter') return; // the page's own: Tab moves focus on
+      e.preventDefault();
+      this.setCapture('captured');
+      return;
+    }
+    // Not prevented: the browser also leaves fullscreen or pointer lock on Escape.
+    if (e.key === 'Escape') return this.setCapture('released');
     e.preventDefault();
+    this.down.set(e.code, e.key);
     this.options.send({ type, key: e.key, code: e.code });
   }
 

@@ -11,6 +11,8 @@ export interface SignalingRequest {
   offer: string;
   /** Watch-only viewers receive the stream but their input is ignored. */
   mode: 'control' | 'watch';
+  /** A viewer ticket for `Authorization: Bearer`, where the deployment issues them (CONTRACT 14). */
+  ticket?: string;
 }
 
 /** A negotiated viewer at the application. */

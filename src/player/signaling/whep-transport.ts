@@ -29,6 +29,19 @@ export function whepUrl(
   return url;
 }
 
+/** Why the application refused a viewer, in words a person can act on. */
+async function refusal(response: Response): Promise<string> {
+  if (response.status === 401) {
+    return 'The application did not accept this viewer’s ticket; it may have expired. Reconnecting asks for a new one.';
+  }
+  // Its own sentence (a full viewer list, a busy port) says more than a status.
+  const text = (await response.text().catch(() => '')).trim();
+  if (response.status === 503 && text && text.length < 300 && !text.startsWith('<')) {
+    return `The application refused the connection (HTTP 503): ${text}`;
+  }
+  return `The application refused the connection (HTTP ${response.status}).`;
+}
+
 /** POSTs the offer, reads the answer and the resource `Location`; `close()` DELETEs that resource. */
 export class WhepTransport implements SignalingTransport {
   constructor(private readonly options: WhepTransportOptions = {}) {}
@@ -36,11 +49,13 @@ export class WhepTransport implements SignalingTransport {
   async negotiate(request: SignalingRequest, signal?: AbortSignal): Promise<SignalingSession> {
     const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
     const url = whepUrl(request, this.options);
+    // RFC 9725 section 4.5: the ticket is a bearer token, on the POST and on the DELETE of its viewer.
+    const auth: Record<string, string> = request.ticket ? { Authorization: `Bearer ${request.ticket}` } : {};
     let response: Response;
     try {
       response = await doFetch(url.toString(), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/sdp' },
+        headers: { 'Content-Type': 'application/sdp', ...auth },
         body: request.offer,
         signal,
       });
@@ -49,10 +64,7 @@ export class WhepTransport implements SignalingTransport {
       throw new SignalingError(`The application did not answer at ${url.host}.`);
     }
     if (response.status !== 201 && response.status !== 200) {
-      throw new SignalingError(
-        `The application refused the connection (HTTP ${response.status}).`,
-        response.status,
-      );
+      throw new SignalingError(await refusal(response), response.status);
     }
     const answer = await response.text();
     if (!answer.startsWith('v=')) throw new SignalingError('The application answered without an SDP answer.');
@@ -62,9 +74,12 @@ export class WhepTransport implements SignalingTransport {
       answer,
       close: async () => {
         if (!resource) return;
+        const remove = (keepalive: boolean) =>
+          doFetch(resource, { method: 'DELETE', headers: auth, keepalive });
         try {
-          // keepalive lets the DELETE leave even when the page is being closed.
-          await doFetch(resource, { method: 'DELETE', keepalive: true });
+          // keepalive lets the DELETE leave even when the page is being closed; a browser that will not
+          // preflight a keepalive request (the ticket header needs one) refuses it, and is asked plainly.
+          await remove(true).catch(() => remove(false));
         } catch {
           // The application may be gone already; the viewer is stopped either way.
         }

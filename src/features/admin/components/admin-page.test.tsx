@@ -1,9 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apps, profiles } from '../../../test/fixtures';
+import { narrowScreen } from '../../../test/narrow-screen';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('profile availability page', { timeout: 30_000 }, () => {
   it('checks every profile for every application version and shows each status with its reason', async () => {
@@ -49,6 +52,24 @@ describe('profile availability page', { timeout: 30_000 }, () => {
     const csv = screen.getByRole('link', { name: 'Export CSV' });
     const text = decodeURIComponent(csv.getAttribute('href')!.split(',').slice(1).join(','));
     expect(text).toContain('usd-composer,2.0.0,default,403,Not allowed for this role.');
+  });
+
+  it('stacks one card an application version on a narrow screen', async () => {
+    narrowScreen();
+    server.use(
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 1, items: apps.slice(0, 1) })),
+      http.get(api('/cfg/apps/:id/versions'), () => HttpResponse.json({ items: [{ version: '1.0.0' }] })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () => HttpResponse.json({ items: profiles })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), ({ params }) =>
+        HttpResponse.json(profiles.find((p) => p.id === params.profile)),
+      ),
+    );
+    renderRoute('/admin/profiles');
+    const list = await screen.findByRole('list', { name: 'Profile availability' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const card = within(list).getByRole('listitem');
+    expect(within(card).getByRole('heading', { name: 'USD Viewer (usd-viewer) 1.0.0' })).toBeInTheDocument();
+    expect(within(card).getByLabelText('usd-viewer 1.0.0 small: ok, resolves')).toBeInTheDocument();
   });
 
   it('counts the profiles checked while it runs, and starts over when checked again', async () => {

@@ -5,8 +5,10 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { AppIcon } from '../../../components/app-icon';
 import { ErrorAlert } from '../../../components/error-alert';
-import { appQueries } from '../api/app-queries';
+import { versionParam } from '../../../lib/versions';
+import { appQueries } from '../../../lib/queries/app-queries';
 import { ProfileList } from './profile-list';
 import { VersionList } from './version-list';
 
@@ -17,16 +19,19 @@ export function AppDetailPage() {
   const app = useQuery(appQueries.detail(appId));
   const versions = useQuery(appQueries.versions(appId));
   const chosen =
-    params.get('version') ?? versions.data?.find((v) => v.latest)?.version ?? versions.data?.[0]?.version;
+    versionParam(params) ?? versions.data?.find((v) => v.latest)?.version ?? versions.data?.[0]?.version;
 
   if (app.isPending) return <CircularProgress aria-label="Loading application" />;
   if (!app.data)
     return <ErrorAlert error={app.error} what={`Application ${appId}`} onRetry={() => void app.refetch()} />;
   return (
     <>
-      <Typography variant="h4" component="h1">
-        {app.data.name}
-      </Typography>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <AppIcon app={app.data} size={56} />
+        <Typography variant="h4" component="h1">
+          {app.data.name}
+        </Typography>
+      </Stack>
       <Typography variant="caption" color="text.secondary" component="p">
         {app.data.id}
       </Typography>

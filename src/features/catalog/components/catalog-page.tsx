@@ -7,7 +7,7 @@ import Pagination from '@mui/material/Pagination';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import type { Application } from '../../../lib/api-client';
-import { appQueries } from '../api/app-queries';
+import { appQueries } from '../../../lib/queries/app-queries';
 import { AppCard } from './app-card';
 import { CatalogFilters, type CatalogSort } from './catalog-filters';
 

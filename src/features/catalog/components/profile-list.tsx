@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
-import { appQueries } from '../api/app-queries';
+import { appQueries } from '../../../lib/queries/app-queries';
 
 /** The profiles of one application version, each with its Launch action. */
 export function ProfileList({ appId, version }: { appId: string; version: string }) {

@@ -1,9 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-client';
-import { getApps } from '../../../lib/api/get-apps';
-import { getProfiles } from '../../../lib/api/get-profiles';
-import { getSession } from '../../../lib/api/get-session';
-import { getVersions } from '../../../lib/api/get-versions';
+import { appQueries } from '../../../lib/queries/app-queries';
+import { sessionQueries } from '../../../lib/queries/session-queries';
 
 /** Polling of a pending session: quick at first, then backing off x1.5 up to 5 s. */
 export function pollDelay(polls: number): number {
@@ -18,27 +16,14 @@ export function isTransientFailure(error: unknown): boolean {
   return isApiError(error) && (error.status === 0 || error.status >= 500);
 }
 
-/** Query options of the launch wizard; the keys match the catalog's so both share cached answers. */
+/** Query options of the launch wizard: the shared catalog's, and its own polling of the session it made. */
 export const launchQueries = {
-  apps: () =>
-    queryOptions({
-      queryKey: ['apps', 'list', { tags: [] as string[] }] as const,
-      queryFn: ({ signal }) => getApps([], signal),
-    }),
-  versions: (id: string) =>
-    queryOptions({
-      queryKey: ['apps', 'detail', id, 'versions'] as const,
-      queryFn: ({ signal }) => getVersions(id, signal),
-    }),
-  profiles: (id: string, version: string) =>
-    queryOptions({
-      queryKey: ['apps', 'detail', id, 'versions', version, 'profiles'] as const,
-      queryFn: ({ signal }) => getProfiles(id, version, signal),
-    }),
+  apps: () => appQueries.list([]),
+  versions: appQueries.versions,
+  profiles: appQueries.profiles,
   session: (id: string) =>
     queryOptions({
-      queryKey: ['sessions', 'detail', id] as const,
-      queryFn: ({ signal }) => getSession(id, signal),
+      ...sessionQueries.detail(id),
       staleTime: 0,
       // The pending view explains every failure itself; a lost service must not replace it with an error page.
       throwOnError: false,

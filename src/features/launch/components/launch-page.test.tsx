@@ -37,7 +37,10 @@ function serveCatalog() {
 }
 
 async function reviewAndLaunch() {
-  await userEvent.click(await screen.findByRole('button', { name: 'Review' }));
+  // Review waits until the profile is known to apply.
+  const review = await screen.findByRole('button', { name: 'Review' });
+  await waitFor(() => expect(review).toBeEnabled());
+  await userEvent.click(review);
   await userEvent.click(await screen.findByRole('button', { name: 'Launch' }));
 }
 
@@ -128,6 +131,44 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     const field = await screen.findByRole('combobox', { name: 'Application' });
     await waitFor(() => expect(field).toHaveAccessibleDescription(/String should match pattern/));
     expect(field).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('says why Review cannot be used yet', async () => {
+    serveCatalog();
+    renderRoute('/launch');
+    const review = await screen.findByRole('button', { name: 'Review' });
+    expect(review).toBeDisabled();
+    expect(review).toHaveAccessibleDescription('Choose an application to review the launch.');
+  });
+
+  it('says at the profile field that a linked profile does not apply, and keeps Review closed', async () => {
+    serveCatalog();
+    renderRoute('/launch?app=usd-viewer&profile=editor-only');
+    const profile = await screen.findByRole('combobox', { name: 'Profile' });
+    await waitFor(() =>
+      expect(profile).toHaveAccessibleDescription(
+        'Profile editor-only does not apply to USD Viewer 1.10.0; choose one that does.',
+      ),
+    );
+    const review = screen.getByRole('button', { name: 'Review' });
+    expect(review).toBeDisabled();
+    expect(review).toHaveAccessibleDescription('Fix the profile above to review the launch.');
+  });
+
+  it('reads a + in a linked version as a +, not as the space a query makes of it', async () => {
+    serveCatalog();
+    const asked: string[] = [];
+    server.use(
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), ({ params }) => {
+        asked.push(String(params.version));
+        return HttpResponse.json({ count: profiles.length, items: profiles });
+      }),
+    );
+    renderRoute('/launch?app=usd-viewer&version=1.10.0+build.7&profile=default');
+    const version = await screen.findByRole('combobox', { name: 'Version' });
+    expect(version).toHaveTextContent('1.10.0+build.7');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled());
+    expect(asked).toEqual(['1.10.0+build.7']);
   });
 
   it('shows a 422 of POST /stream on the field its loc names', async () => {

@@ -2,21 +2,43 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import { ErrorAlert } from '../../../components/error-alert';
+import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
 import { describeError } from '../../../lib/error-text';
+import { versionParam } from '../../../lib/versions';
 import { fieldOfError, launchSession, LaunchError, type LaunchField } from '../api/launch-session';
 import { launchQueries } from '../api/launch-queries';
 import { AppField, ProfileField, VersionField } from './launch-fields';
 import { LaunchReview } from './launch-review';
 
 const steps = ['Application', 'Version', 'Profile', 'Options', 'Review'];
+
+const FIELD_NAMES: Record<LaunchField, string> = {
+  app: 'application',
+  version: 'version',
+  profile: 'profile',
+  usd_stage_uri: 'USD stage URI',
+};
+
+/** Why the choice cannot be reviewed yet, in words; undefined when it can. */
+function reviewReason(state: {
+  app: string;
+  profile: string;
+  checking: boolean;
+  problem: LaunchField | undefined;
+}): string | undefined {
+  if (!state.app) return 'Choose an application to review the launch.';
+  if (!state.profile) return 'Choose a profile to review the launch.';
+  if (state.problem) return `Fix the ${FIELD_NAMES[state.problem]} above to review the launch.`;
+  if (state.checking) return 'Checking that this profile applies…';
+  return undefined;
+}
 
 function fieldMessage(error: unknown, field: LaunchField, value: string): string | undefined {
   const launchError = error instanceof LaunchError ? error : undefined;
@@ -39,7 +61,7 @@ export function LaunchWizard() {
   const navigate = useNavigate();
   const [reviewing, setReviewing] = useState(false);
   const app = params.get('app') ?? '';
-  const version = params.get('version') || 'latest';
+  const version = versionParam(params) || 'latest';
   const profile = params.get('profile') ?? '';
   const stage = params.get('usd_stage_uri') ?? '';
 
@@ -68,16 +90,30 @@ export function LaunchWizard() {
     }
     setParams(next, { replace: true });
   };
+  const appName = apps.data?.items.find((a) => a.id === app)?.name;
+  // A deep link may name a profile that does not apply to its version: say so here, not after Launch.
+  const unlisted =
+    profile && profiles.isSuccess && !profiles.data.some((p) => p.id === profile)
+      ? `Profile ${profile} does not apply to ${appName ?? app} ${resolved ?? version}; choose one that does.`
+      : undefined;
   const errorFor = (field: LaunchField, value: string) =>
     fieldMessage(launch.error, field, value) ??
     (field === 'app' ? fieldMessage(versions.error, 'app', value) : undefined) ??
-    (field === 'version' ? fieldMessage(profiles.error, 'version', value) : undefined);
+    (field === 'version' ? fieldMessage(profiles.error, 'version', value) : undefined) ??
+    (field === 'profile' ? unlisted : undefined);
   const formError =
     launch.error instanceof LaunchError && launch.error.field === undefined
       ? launch.error.apiError
       : undefined;
   const listError = [apps.error, versions.error].find((e) => isApiError(e) && e.status === 403);
-  const complete = Boolean(app && profile);
+  const reviewBlocked = reviewReason({
+    app,
+    profile,
+    checking: Boolean(app && profile) && (versions.isPending || (Boolean(resolved) && profiles.isPending)),
+    problem: (['app', 'version', 'profile', 'usd_stage_uri'] as const).find((f) =>
+      errorFor(f, { app, version, profile, usd_stage_uri: stage }[f]),
+    ),
+  });
   const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
 
   return (
@@ -103,7 +139,7 @@ export function LaunchWizard() {
       {reviewing ? (
         <LaunchReview
           choice={{ app, version, resolvedVersion: resolved, profile, usdStageUri: stage }}
-          appName={apps.data?.items.find((a) => a.id === app)?.name}
+          appName={appName}
           launching={launch.isPending}
           onBack={() => setReviewing(false)}
           onLaunch={() =>
@@ -117,7 +153,7 @@ export function LaunchWizard() {
           spacing={2}
           onSubmit={(e) => {
             e.preventDefault();
-            if (complete) setReviewing(true);
+            if (!reviewBlocked) setReviewing(true);
           }}
         >
           <AppField
@@ -151,9 +187,9 @@ export function LaunchWizard() {
               'A stage for the application to open, e.g. omniverse://host/stage.usd'
             }
           />
-          <Button type="submit" variant="contained" disabled={!complete} sx={{ alignSelf: 'start' }}>
+          <ReasonedButton type="submit" variant="contained" reason={reviewBlocked}>
             Review
-          </Button>
+          </ReasonedButton>
         </Stack>
       )}
     </Stack>

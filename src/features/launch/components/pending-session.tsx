@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { forgetSession } from '../../../lib/session-history';
 import { deleteSession } from '../../../lib/api/delete-session';
+import { sessionQueries } from '../../../lib/queries/session-queries';
 import { isTransientFailure, launchQueries } from '../api/launch-queries';
 
 /** A session being prepared: its phase and message, polled until ready (then the viewer opens) or failed. */
@@ -20,7 +21,7 @@ export function PendingSession({ id }: { id: string }) {
     onSuccess: () => {
       forgetSession(id);
       queryClient.removeQueries({ queryKey: launchQueries.session(id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: ['sessions', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
       const next = new URLSearchParams(params);
       next.delete('session');
       setParams(next);

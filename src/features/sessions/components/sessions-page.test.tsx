@@ -1,10 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getStartedSessions, rememberSession } from '../../../lib/session-history';
 import { pending, ready, sessionId } from '../../../test/fixtures';
+import { narrowScreen } from '../../../test/narrow-screen';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('sessions page', { timeout: 30_000 }, () => {
   it('lists the service sessions with state and age, and ends one after confirming', async () => {
@@ -82,6 +85,45 @@ describe('sessions page', { timeout: 30_000 }, () => {
     expect(within(table).getByText('pending')).toBeInTheDocument();
     expect(within(table).queryByText(other)).not.toBeInTheDocument();
     await waitFor(() => expect(getStartedSessions().map((s) => s.id)).toEqual([sessionId]));
+  });
+
+  it('says what runs, since when and whose, for sessions started in another browser', async () => {
+    const created = new Date(Date.now() - 65 * 60_000).toISOString();
+    server.use(
+      http.get(api('/stream'), () =>
+        HttpResponse.json({
+          count: 1,
+          items: [
+            {
+              ...ready,
+              app: 'usd-viewer',
+              version: '1.2.0',
+              profile: 'default',
+              created_at: created,
+              user: 'alice',
+            },
+          ],
+        }),
+      ),
+    );
+    renderRoute('/sessions');
+    const table = await screen.findByRole('table', { name: 'Sessions' });
+    const row = within(table).getByText(sessionId).closest('tr')!;
+    expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
+    expect(within(row).getByText('1 h 5 min, by alice')).toBeInTheDocument();
+  });
+
+  it('stacks the sessions as cards on a narrow screen', async () => {
+    narrowScreen();
+    server.use(http.get(api('/stream'), () => HttpResponse.json({ count: 1, items: [pending] })));
+    renderRoute('/sessions');
+    const list = await screen.findByRole('list', { name: 'Sessions' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const card = within(list).getByRole('listitem');
+    expect(card).toHaveTextContent('Application unknown');
+    expect(card).toHaveTextContent('Age: unknown');
+    expect(within(card).getByText('pending')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: `End session ${sessionId}` })).toBeInTheDocument();
   });
 
   it('shows a 403 in words', async () => {

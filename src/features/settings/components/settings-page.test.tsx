@@ -42,7 +42,55 @@ describe('settings page', { timeout: 30_000 }, () => {
     );
     renderRoute('/settings');
     await userEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
-    expect(await screen.findByText(/Catalog API: The service could not be reached/)).toBeInTheDocument();
+    expect(await screen.findByText(/Catalog API: no answer from http:\/\/localhost/)).toBeInTheDocument();
     expect(screen.getByText(/Streaming API: You do not have permission/)).toBeInTheDocument();
+  });
+
+  it('says what really came back: a page that is not the API, a service that refuses this origin', async () => {
+    server.use(
+      http.get('*/api/cfg/apps', () =>
+        HttpResponse.text('<!doctype html><title>Home</title>', {
+          headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        }),
+      ),
+      // What a browser does for a service without CORS: the readable request fails, the opaque one goes out.
+      http.get('*/api/stream', ({ request }) =>
+        request.mode === 'no-cors' ? new HttpResponse(null, { status: 200 }) : HttpResponse.error(),
+      ),
+    );
+    renderRoute('/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
+    expect(
+      await screen.findByText(
+        /^Catalog API answered 200 OK with an HTML page, not the API's JSON: check that http:\/\/localhost(:\d+)?\/api\/cfg\/apps is the API's address\.$/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/502/)).not.toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^Streaming API: http:\/\/localhost(:\d+)? answers, but does not let this page read its answers \(CORS\)/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses an address that is not http(s) or a path, at the field, and says why Save waits', async () => {
+    server.use(http.get('*/api/stream', () => HttpResponse.json({ count: 0, items: [] })));
+    renderRoute('/settings');
+    const reset = await screen.findByRole('button', { name: 'Reset' });
+    expect(reset).toBeDisabled();
+    expect(reset).toHaveAccessibleDescription('Nothing to reset: this browser uses the served settings.');
+    const catalog = screen.getByRole('textbox', { name: 'Catalog URL' });
+    fireEvent.change(catalog, { target: { value: 'javascript:alert(1)' } });
+    expect(catalog).toHaveAttribute('aria-invalid', 'true');
+    expect(catalog).toHaveAccessibleDescription(
+      'Only an http(s) address or a path such as /api can be used, not a “javascript:” address.',
+    );
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription('Fix the catalog URL above to save.');
+    fireEvent.submit(screen.getByRole('form', { name: 'Connection settings' }));
+    expect(getConfig().catalogUrl).toBe('/api');
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText(/^Catalog API not tested: Only an http\(s\) address/)).toBeInTheDocument();
   });
 });

@@ -5,7 +5,8 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { clearOverrides, getConfig, getOverrides, saveOverrides } from '../../../lib/config';
+import { ReasonedButton } from '../../../components/reasoned-button';
+import { baseUrlProblem, clearOverrides, getConfig, getOverrides, saveOverrides } from '../../../lib/config';
 import { testConnection } from '../api/test-connection';
 
 /** Per-browser settings: catalog URL, stream URL and token, with a connection test. */
@@ -19,6 +20,12 @@ export function SettingsPage() {
   const draft = { ...initial, catalogUrl, streamUrl, token: token || null };
   const test = useMutation({ mutationFn: testConnection });
   const hasOverrides = Object.keys(getOverrides()).length > 0;
+  const catalogProblem = baseUrlProblem(catalogUrl);
+  const streamProblem = baseUrlProblem(streamUrl);
+  const saveBlocked =
+    catalogProblem || streamProblem
+      ? `Fix the ${catalogProblem ? 'catalog' : 'stream'} URL above to save.`
+      : undefined;
 
   const afterChange = (message: string) => {
     // Answers from the old endpoints or token must not be shown as if they came from the new ones.
@@ -38,6 +45,7 @@ export function SettingsPage() {
         spacing={2}
         onSubmit={(e) => {
           e.preventDefault();
+          if (saveBlocked) return;
           saveOverrides({ catalogUrl, streamUrl, token: token || null });
           afterChange('Settings saved.');
         }}
@@ -46,14 +54,18 @@ export function SettingsPage() {
           label="Catalog URL"
           value={catalogUrl}
           onChange={(e) => setCatalogUrl(e.target.value)}
-          helperText="Base of the configuration API, e.g. /api or https://host/applications"
+          error={catalogProblem !== undefined}
+          helperText={
+            catalogProblem ?? 'Base of the configuration API, e.g. /api or https://host/applications'
+          }
           required
         />
         <TextField
           label="Stream URL"
           value={streamUrl}
           onChange={(e) => setStreamUrl(e.target.value)}
-          helperText="Base of the streaming API, e.g. /api or https://host/streaming"
+          error={streamProblem !== undefined}
+          helperText={streamProblem ?? 'Base of the streaming API, e.g. /api or https://host/streaming'}
           required
         />
         <TextField
@@ -65,14 +77,14 @@ export function SettingsPage() {
           autoComplete="off"
         />
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button type="submit" variant="contained">
+          <ReasonedButton type="submit" variant="contained" reason={saveBlocked}>
             Save
-          </Button>
+          </ReasonedButton>
           <Button onClick={() => test.mutate(draft)} disabled={test.isPending}>
             {test.isPending ? 'Testing…' : 'Test connection'}
           </Button>
-          <Button
-            disabled={!hasOverrides}
+          <ReasonedButton
+            reason={hasOverrides ? undefined : 'Nothing to reset: this browser uses the served settings.'}
             onClick={() => {
               clearOverrides();
               const served = getConfig();
@@ -83,7 +95,7 @@ export function SettingsPage() {
             }}
           >
             Reset
-          </Button>
+          </ReasonedButton>
         </Stack>
       </Stack>
       {saved && (

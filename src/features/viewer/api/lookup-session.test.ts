@@ -16,14 +16,53 @@ function answer(status: number, body: unknown) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('lookupSession', () => {
-  it('gives the routes of a ready session, in either shape', async () => {
-    const route = { description: 'signaling', protocol: 'TCP', source_port: 1, destination_port: 1 };
-    answer(200, {
-      id,
-      status: { condition: 'ready', message: 'Ready', status: true },
-      routes: { h: { routes: [route] } },
-    });
+  const route = { description: 'signaling', protocol: 'TCP', source_port: 1, destination_port: 1 };
+  const ready = {
+    id,
+    status: { condition: 'ready', message: 'Ready', status: true },
+    routes: { h: { routes: [route] } },
+  };
+
+  /** The session from GET, and `tickets` (status, body) from POST .../tickets. */
+  function answerWithTickets(tickets: [number, unknown]) {
+    const calls: { url: string; body: unknown }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: Request) => {
+        const isTicket = input.url.endsWith('/tickets');
+        calls.push({ url: input.url, body: isTicket ? await input.json() : undefined });
+        const [status, body] = isTicket ? tickets : [200, ready];
+        return new Response(JSON.stringify(body), {
+          status,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }),
+    );
+    return calls;
+  }
+
+  it('gives the routes of a ready session, in either shape, and no ticket where none are issued', async () => {
+    answerWithTickets([404, { detail: 'Not Found' }]);
     expect(await lookupSession(id)).toEqual({ status: 'ready', routes: { h: [route] } });
+  });
+
+  it('gives a fresh ticket of the scope asked for with the routes', async () => {
+    const ticket = { ticket: 'a.b.c', scope: 'watch', expires_at: '2030-01-01T00:00:00Z' };
+    const calls = answerWithTickets([201, ticket]);
+    expect(await lookupSession(id, 'watch')).toEqual({
+      status: 'ready',
+      routes: { h: [route] },
+      ticket: 'a.b.c',
+    });
+    expect(calls[1]).toEqual({
+      url: expect.stringMatching(new RegExp(`/stream/${id}/tickets$`)),
+      body: { scope: 'watch' },
+    });
+  });
+
+  it('tries again later when the service refuses a ticket for a reason that may pass', async () => {
+    answerWithTickets([503, { detail: 'Busy.' }]);
+    await expect(lookupSession(id)).rejects.toMatchObject({ status: 503 });
   });
 
   it('says pending with the service message', async () => {
@@ -36,7 +75,10 @@ describe('lookupSession', () => {
 
   it('says ended for 404 and for 410 with the reason', async () => {
     answer(404, { detail: 'No such session.' });
-    expect(await lookupSession(id)).toEqual({ status: 'ended', reason: 'This session has ended.' });
+    expect(await lookupSession(id)).toEqual({
+      status: 'ended',
+      reason: 'No session has this id: it does not exist, or it has ended.',
+    });
     answer(410, { detail: 'The application exited.' });
     expect(await lookupSession(id)).toMatchObject({
       status: 'ended',

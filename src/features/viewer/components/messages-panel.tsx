@@ -11,10 +11,11 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { MessageRecord } from '../../../player/player-types';
 
-/** The panel; `send` returns false when the channel is not open yet. */
+/** The panel; `send` returns false when the channel is not open yet. Once `ended`, only the log is left. */
 export function MessagesPanel(props: {
   messages: MessageRecord[];
   canSend: boolean;
+  ended: boolean;
   send: (eventType: string, payload: Record<string, unknown>) => boolean;
 }) {
   const [url, setUrl] = useState('');
@@ -27,33 +28,41 @@ export function MessagesPanel(props: {
       <Typography id="viewer-messages-title" variant="h6" component="h2" gutterBottom>
         Application messages
       </Typography>
-      <Stack
-        component="form"
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1}
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (url.trim()) send('openStageRequest', { url: url.trim() });
-        }}
-      >
-        <TextField
-          size="small"
-          label="Stage URL"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          sx={{ flex: 1 }}
-        />
-        <Button type="submit" variant="contained" disabled={!props.canSend || !url.trim()}>
-          Open stage
-        </Button>
-        <Button variant="outlined" disabled={!props.canSend} onClick={() => send('loadingStateQuery', {})}>
-          Query loading state
-        </Button>
-      </Stack>
-      {notice && (
-        <Typography color="error" variant="body2" sx={{ mt: 1 }}>
-          {notice}
-        </Typography>
+      {!props.ended && (
+        <>
+          <Stack
+            component="form"
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (url.trim()) send('openStageRequest', { url: url.trim() });
+            }}
+          >
+            <TextField
+              size="small"
+              label="Stage URL"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              sx={{ flex: 1 }}
+            />
+            <Button type="submit" variant="contained" disabled={!props.canSend || !url.trim()}>
+              Open stage
+            </Button>
+            <Button
+              variant="outlined"
+              disabled={!props.canSend}
+              onClick={() => send('loadingStateQuery', {})}
+            >
+              Query loading state
+            </Button>
+          </Stack>
+          {notice && (
+            <Typography color="error" variant="body2" sx={{ mt: 1 }}>
+              {notice}
+            </Typography>
+          )}
+        </>
       )}
       <Box sx={{ maxHeight: 240, overflow: 'auto', mt: 1 }}>
         <List dense aria-label="Message log">

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { pending, ready, sessionId } from '../../../test/fixtures';
+import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
+
+const ticket = { ticket: 'control-ticket', scope: 'control', expires_at: '2030-01-01T00:00:00Z' };
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
@@ -12,15 +14,55 @@ const loading = { timeout: 10_000 };
 // exercise everything around the video.
 
 describe('ViewerPage', () => {
-  it('says the session has ended when the service no longer knows it, and offers no reconnect', async () => {
+  it('says the session has ended when the service no longer knows it, and offers nothing that needs it', async () => {
     server.use(
       http.get(api('/stream/:id'), () => HttpResponse.json({ detail: 'No such session.' }, { status: 404 })),
     );
     renderRoute(`/sessions/${sessionId}`);
     expect(await screen.findByText('This session has ended.', {}, loading)).toBeInTheDocument();
     expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
-    expect(screen.getByRole('button', { name: 'End session' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeDisabled();
+    // Nothing named it: the heading falls back to the id beneath it.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Session$/);
+    expect(screen.getByText(new RegExp(sessionId))).toBeInTheDocument();
+    for (const name of ['End session', 'Reconnect', 'Disconnect', 'Lock pointer', 'Open stage'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Stage URL')).not.toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Message log' })).toBeInTheDocument();
+  });
+
+  it('names the application, version and profile from the service and the catalog', async () => {
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        HttpResponse.json(
+          { ...pending, app: 'usd-viewer', version: '1.2.0', profile: 'small' },
+          { status: 202 },
+        ),
+      ),
+      http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+        HttpResponse.json({ count: profiles.length, items: profiles }),
+      ),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'USD Viewer 1.2.0 (Small)' }, loading),
+    ).toBeInTheDocument();
+  });
+
+  it('names the session by its ids where the catalog does not answer', async () => {
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        HttpResponse.json(
+          { ...pending, app: 'gone-app', version: '2.0.0', profile: 'light' },
+          { status: 202 },
+        ),
+      ),
+      http.get(api('/cfg/apps/*'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'gone-app 2.0.0 (light)' }, loading),
+    ).toBeInTheDocument();
   });
 
   it('says what the service is doing while the session is pending', async () => {
@@ -36,6 +78,7 @@ describe('ViewerPage', () => {
     let deleted = '';
     server.use(
       http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+      http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
       http.delete(api('/stream/:id'), ({ params }) => {
         deleted = String(params.id);
         return new HttpResponse(null, { status: 204 });
@@ -54,8 +97,39 @@ describe('ViewerPage', () => {
     expect(deleted).toBe(sessionId);
   });
 
+  it('plays a shared watch link without asking the service anything', async () => {
+    let asked = 0;
+    server.use(
+      http.all(
+        '*/api/*',
+        () => (asked++, HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 })),
+      ),
+    );
+    const fragment = new URLSearchParams({
+      session: sessionId,
+      ticket: 'w',
+      routes: JSON.stringify(ready.routes),
+    });
+    renderRoute(`/watch#${fragment}`);
+    expect(await screen.findByRole('heading', { name: 'Watching session' }, loading)).toBeInTheDocument();
+    expect(await screen.findByText(/This browser cannot play the stream/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Share a watch-only link' })).not.toBeInTheDocument();
+    expect(asked).toBe(0);
+  });
+
+  it('says so when a watch link has lost its fragment', async () => {
+    renderRoute('/watch');
+    expect(await screen.findByText(/This watch link is incomplete/, {}, loading)).toBeInTheDocument();
+  });
+
   it('is watch-only with ?mode=watch: no end button, no pointer lock, no link to share', async () => {
-    server.use(http.get(api('/stream/:id'), () => HttpResponse.json(ready)));
+    server.use(
+      http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+      http.post(api('/stream/:id/tickets'), () =>
+        HttpResponse.json({ ...ticket, scope: 'watch' }, { status: 201 }),
+      ),
+    );
     renderRoute(`/sessions/${sessionId}?mode=watch`);
     expect(await screen.findByRole('heading', { name: 'Watching session' }, loading)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
@@ -63,12 +137,28 @@ describe('ViewerPage', () => {
     expect(screen.queryByLabelText('Watch-only link')).not.toBeInTheDocument();
   });
 
-  it('offers the watch-only link and toggles the statistics with Ctrl+Shift+S', async () => {
-    server.use(http.get(api('/stream/:id'), () => HttpResponse.json(ready)));
+  it('makes a watch-only link holding a watch ticket, and toggles the statistics with Ctrl+Shift+S', async () => {
+    const scopes: unknown[] = [];
+    server.use(
+      http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+      http.post(api('/stream/:id/tickets'), async ({ request }) => {
+        const { scope } = (await request.json()) as { scope: string };
+        scopes.push(scope);
+        return HttpResponse.json({ ...ticket, scope, ticket: `${scope}-ticket` }, { status: 201 });
+      }),
+    );
     const user = userEvent.setup();
     renderRoute(`/sessions/${sessionId}`);
-    const link = await screen.findByLabelText('Watch-only link', {}, loading);
-    expect(link).toHaveValue(`${window.location.origin}/sessions/${sessionId}?mode=watch`);
+    await user.click(await screen.findByRole('button', { name: 'Share a watch-only link' }, loading));
+    const link = (await screen.findByLabelText('Watch-only link')) as HTMLInputElement;
+    const url = new URL(link.value);
+    expect(url.pathname).toBe('/watch');
+    expect(url.search).toBe('');
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    expect(fragment.get('session')).toBe(sessionId);
+    expect(fragment.get('ticket')).toBe('watch-ticket');
+    expect(JSON.parse(fragment.get('routes') ?? 'null')).toEqual(ready.routes);
+    expect(scopes).toContain('watch');
     expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument();
     await user.keyboard('{Control>}{Shift>}S{/Shift}{/Control}');
     expect(screen.getByRole('region', { name: 'Stream statistics' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 /**
- * The viewer of one session (/sessions/:sessionId, `?mode=watch` for watch-only). This is the one component
- * that meets the Player: it creates it in an effect whose cleanup disconnects, and hands plain props down.
+ * The viewer of one session (/sessions/:sessionId, `?mode=watch` for watch-only), or of a shared watch link
+ * (/watch#..., see watch-page.tsx). This is the one component that meets the Player: it creates it in an
+ * effect whose cleanup disconnects, and hands plain props down.
  */
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
@@ -9,13 +10,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { describeError } from '../../../lib/error-text';
+import type { KeyboardCapture } from '../../../player/input/input-controller';
 import { Player } from '../../../player/player';
 import type { MessageRecord, PlayerState } from '../../../player/player-types';
 import type { StatsSample } from '../../../player/stats/stats-sample';
 import { deleteSession } from '../../../lib/api/delete-session';
 import { lookupSession } from '../api/lookup-session';
+import type { WatchLinkData } from '../api/watch-link';
+import { launchLabel } from '../../../lib/launch-label';
+import { sessionQueries } from '../../../lib/queries/session-queries';
+import { useSessionTitle } from '../hooks/use-session-title';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { EndSessionDialog } from './end-session-dialog';
+import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
+import { ClipboardPanel } from './clipboard-panel';
 import { MessagesPanel } from './messages-panel';
 import { PlayerStatus } from './player-status';
 import { StatsOverlay } from './stats-overlay';
@@ -33,11 +41,15 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   disconnected: 'Disconnected',
 };
 
-/** The viewer page (default export: the router lazy-loads it). */
-export default function ViewerPage() {
-  const { sessionId = '' } = useParams();
+/**
+ * The viewer page (default export: the router lazy-loads it). `shared`: a watch link's data, watched
+ * without the API (the person may have no token): its routes and ticket are all it has.
+ */
+export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) {
+  const params = useParams();
+  const sessionId = shared?.session ?? params.sessionId ?? '';
   const [search] = useSearchParams();
-  const watchOnly = search.get('mode') === 'watch';
+  const watchOnly = shared !== undefined || search.get('mode') === 'watch';
   const videoRef = useRef<HTMLVideoElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<Player | undefined>(undefined);
@@ -47,6 +59,7 @@ export default function ViewerPage() {
   const [showStats, setShowStats] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [confirmEnd, setConfirmEnd] = useState(false);
+  const [keyboard, setKeyboard] = useState<KeyboardCapture>('idle');
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -56,7 +69,12 @@ export default function ViewerPage() {
     const player = new Player({
       video,
       mode: watchOnly ? 'watch' : 'control',
-      lookupSession: () => lookupSession(sessionId),
+      lookupSession: shared
+        ? async () => ({ status: 'ready' as const, routes: shared.routes, ticket: shared.ticket })
+        : () =>
+            lookupSession(sessionId, watchOnly ? 'watch' : 'control', (session) =>
+              queryClient.setQueryData(sessionQueries.detail(sessionId).queryKey, session),
+            ),
       keepKey: isViewerShortcut,
     });
     playerRef.current = player;
@@ -65,6 +83,7 @@ export default function ViewerPage() {
       player.addEventListener('stats', () => setHistory(player.statsHistory)),
       // The log keeps the latest 200 events; a chatty application must not grow the page without bound.
       player.addEventListener('message', (m) => setMessages((list) => [...list.slice(-199), m])),
+      player.addEventListener('keyboard', setKeyboard),
     ];
     player.connect();
     // A closed tab runs no cleanup; this still tells the application that the viewer left.
@@ -76,7 +95,7 @@ export default function ViewerPage() {
       player.disconnect();
       playerRef.current = undefined;
     };
-  }, [sessionId, watchOnly]);
+  }, [sessionId, watchOnly, shared, queryClient]);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === stageRef.current);
@@ -95,17 +114,26 @@ export default function ViewerPage() {
     onSuccess: () => {
       setConfirmEnd(false);
       playerRef.current?.markEnded('This session has ended.');
-      void queryClient.invalidateQueries({ queryKey: ['sessions'] });
+      // The list only: the heading keeps the name of what ran.
+      void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
     },
   });
 
   const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(state.kind);
+  const ended = state.kind === 'ended';
+  const title = useSessionTitle(sessionId, !shared);
+  const named = title && launchLabel(title.app, title.version, title.profile);
+  const heading = named
+    ? `${watchOnly ? 'Watching ' : ''}${named}`
+    : watchOnly
+      ? 'Watching session'
+      : 'Session';
   return (
     <Stack spacing={2}>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
         <Box>
           <Typography variant="h5" component="h1">
-            {watchOnly ? 'Watching session' : 'Session'}
+            {heading}
           </Typography>
           <Typography variant="body2" color="text.secondary">
             {sessionId} · <span data-testid="player-state">{STATE_LABEL[state.kind]}</span>
@@ -116,7 +144,7 @@ export default function ViewerPage() {
           showStats={showStats}
           fullscreen={fullscreen}
           connected={connected}
-          ended={state.kind === 'ended'}
+          ended={ended}
           onToggleStats={() => setShowStats((s) => !s)}
           onToggleFullscreen={toggleFullscreen}
           onPointerLock={() => void videoRef.current?.requestPointerLock?.()}
@@ -140,6 +168,7 @@ export default function ViewerPage() {
           ref={videoRef}
           aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
           tabIndex={watchOnly ? -1 : 0}
+          aria-describedby={keyboard === 'idle' ? undefined : KEYBOARD_HINT_ID}
           autoPlay
           muted
           playsInline
@@ -151,6 +180,7 @@ export default function ViewerPage() {
             touchAction: 'none',
           }}
         />
+        <KeyboardHint capture={keyboard} />
         {showStats && <StatsOverlay history={history} />}
         <PlayerStatus
           state={state}
@@ -158,10 +188,24 @@ export default function ViewerPage() {
           onReconnect={() => playerRef.current?.connect()}
         />
       </Box>
-      {!watchOnly && <WatchLink sessionId={sessionId} />}
+      {!watchOnly && !ended && <WatchLink sessionId={sessionId} />}
+      {shared && (
+        <Typography variant="body2" color="text.secondary">
+          You are watching through a shared link: you see the stream, and nothing you do reaches the
+          application.
+        </Typography>
+      )}
+      {!watchOnly && !ended && (
+        <ClipboardPanel
+          messages={messages}
+          canSend={state.kind === 'playing'}
+          send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
+        />
+      )}
       <MessagesPanel
         messages={messages}
         canSend={state.kind === 'playing'}
+        ended={ended}
         send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
       />
       <EndSessionDialog

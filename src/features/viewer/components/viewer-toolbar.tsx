@@ -8,7 +8,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 
-/** The toolbar above the video. */
+/** The toolbar above the video; once the session has ended, only what still applies to the page. */
 export function ViewerToolbar(props: {
   watchOnly: boolean;
   showStats: boolean;
@@ -41,7 +41,7 @@ export function ViewerToolbar(props: {
           {props.fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
         </IconButton>
       </Tooltip>
-      {!props.watchOnly && (
+      {!props.watchOnly && !props.ended && (
         <Tooltip title="Capture the pointer (Esc releases it)">
           <span>
             <IconButton aria-label="Lock pointer" onClick={props.onPointerLock} disabled={!props.connected}>
@@ -50,17 +50,17 @@ export function ViewerToolbar(props: {
           </span>
         </Tooltip>
       )}
-      {props.connected ? (
+      {props.ended ? null : props.connected ? (
         <Button variant="outlined" onClick={props.onDisconnect}>
           Disconnect
         </Button>
       ) : (
-        <Button variant="outlined" onClick={props.onReconnect} disabled={props.ended}>
+        <Button variant="outlined" onClick={props.onReconnect}>
           Reconnect
         </Button>
       )}
-      {!props.watchOnly && (
-        <Button variant="contained" color="error" onClick={props.onEnd} disabled={props.ended}>
+      {!props.watchOnly && !props.ended && (
+        <Button variant="contained" color="error" onClick={props.onEnd}>
           End session
         </Button>
       )}

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 
-/** Keys the page keeps for itself rather than forwarding to the application. */
+/** Keys the page keeps for itself rather than forwarding to the application (Escape is the player's own). */
 export function isViewerShortcut(event: KeyboardEvent): boolean {
   const key = event.key.toLowerCase();
-  return (event.ctrlKey && event.shiftKey && (key === 's' || key === 'f')) || event.key === 'Escape';
+  return event.ctrlKey && event.shiftKey && (key === 's' || key === 'f');
 }
 
-/** Ctrl+Shift+S toggles the stats, Ctrl+Shift+F fullscreen; Escape is left to the browser (it leaves pointer lock). */
+/** Ctrl+Shift+S toggles the stats, Ctrl+Shift+F fullscreen. */
 export function useViewerShortcuts(handlers: { toggleStats: () => void; toggleFullscreen: () => void }) {
   // The latest handlers without re-subscribing on every render.
   const ref = useRef(handlers);

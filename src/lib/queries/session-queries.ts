@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
+import { getSession } from '../api/get-session';
 import { listSessions } from './list-sessions';
 
-/** Query options of the sessions page, keys from general to specific. */
+/** Query options of sessions, read by several features; keys from general to specific. */
 export const sessionQueries = {
   all: () => ['sessions'] as const,
   list: () =>
@@ -10,5 +11,10 @@ export const sessionQueries = {
       queryFn: ({ signal }) => listSessions(signal),
       // Pending sessions become ready on their own; a gentle refresh keeps the states honest.
       refetchInterval: 5000,
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'detail', id] as const,
+      queryFn: ({ signal }) => getSession(id, signal),
     }),
 };

@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getApp } from '../../../lib/api/get-app';
-import { getApps } from '../../../lib/api/get-apps';
-import { getProfiles } from '../../../lib/api/get-profiles';
-import { getVersions } from '../../../lib/api/get-versions';
+import { getApp } from '../api/get-app';
+import { getApps } from '../api/get-apps';
+import { getProfiles } from '../api/get-profiles';
+import { getVersions } from '../api/get-versions';
 
-/** Query options of the catalog, keys from general to specific. */
+/** Query options of the catalog, read by several features; keys from general to specific. */
 export const appQueries = {
   all: () => ['apps'] as const,
   list: (tags: readonly string[]) =>

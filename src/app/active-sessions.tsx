@@ -1,0 +1,97 @@
+/**
+ * The app bar's reminder of the person's sessions that are waiting or running, so that one left behind (Back
+ * during a queued launch, a closed viewer) is not forgotten: a count, and a menu that opens each viewer.
+ */
+import LiveTvIcon from '@mui/icons-material/LiveTv';
+import Badge from '@mui/material/Badge';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink, useMatch } from 'react-router-dom';
+import { isApiError } from '../lib/api-client';
+import type { SessionRow } from '../lib/queries/list-sessions';
+import { sessionQueries } from '../lib/queries/session-queries';
+
+const MENU_ID = 'active-sessions-menu';
+
+function isActive(row: SessionRow): boolean {
+  const condition = row.session?.status.condition;
+  return condition === 'pending' || condition === 'ready';
+}
+
+/** "2 sessions, 1 waiting". */
+export function activeSummary(rows: readonly SessionRow[]): string {
+  const waiting = rows.filter((r) => r.session?.status.condition === 'pending').length;
+  const count = `${rows.length} session${rows.length === 1 ? '' : 's'}`;
+  return waiting > 0 ? `${count}, ${waiting} waiting` : count;
+}
+
+/** Nothing while no session waits or runs, on a shared watch link (a guest's page), or where the list is refused. */
+export function ActiveSessions() {
+  const guest = useMatch('/watch') !== null;
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const sessions = useQuery({
+    ...sessionQueries.list(),
+    enabled: !guest,
+    // The app bar is on every page: a failure here must neither take the page nor toast.
+    throwOnError: false,
+    select: (result) => result.rows.filter(isActive),
+    // A refusal (no token, a role without sessions) stands until the settings change; asking again won't help.
+    refetchInterval: (query) =>
+      isApiError(query.state.error) && query.state.error.status >= 400 && query.state.error.status < 500
+        ? false
+        : 5000,
+  });
+  const rows = sessions.data ?? [];
+  if (guest || rows.length === 0) return null;
+  const summary = activeSummary(rows);
+  const waiting = rows.some((r) => r.session?.status.condition === 'pending');
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <Tooltip title={`Your sessions: ${summary}`}>
+        <IconButton
+          color="inherit"
+          aria-label={`Your sessions: ${summary}`}
+          aria-haspopup="menu"
+          aria-controls={anchor ? MENU_ID : undefined}
+          aria-expanded={anchor !== null}
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
+          <Badge badgeContent={rows.length} color={waiting ? 'warning' : 'primary'}>
+            <LiveTvIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Menu
+        id={MENU_ID}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        slotProps={{ list: { 'aria-label': 'Your sessions' } }}
+      >
+        {rows.map((row) => (
+          <MenuItem key={row.id} component={RouterLink} to={`/sessions/${row.id}`} onClick={close}>
+            <ListItemText
+              primary={row.launched ?? `Session ${row.id.slice(0, 8)}`}
+              secondary={
+                row.session?.status.condition === 'pending'
+                  ? row.session.status.message || 'Waiting'
+                  : 'Running'
+              }
+            />
+          </MenuItem>
+        ))}
+        <Divider />
+        <MenuItem component={RouterLink} to="/sessions" onClick={close}>
+          All sessions
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
