@@ -129,6 +129,53 @@ test.describe('portal', () => {
     expect((await request.get(`${stack.apiURL}/stream/${second}`)).status()).toBe(404);
   });
 
+  test('Back during a queued launch leaves the session in the app bar, which opens its viewer', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const first = await startRunningSession(request, stack.apiURL);
+    let second: string | null = null;
+    try {
+      await page.goto(`${stack.baseURL}/launch?app=sample-viewer&version=1.10.0&profile=small`);
+      await page.getByRole('button', { name: 'Review' }).click();
+      await page.getByRole('button', { name: 'Launch' }).click();
+      await expect(page.getByText('Phase: pending')).toBeVisible({ timeout: 20_000 });
+      second = new URL(page.url()).searchParams.get('session');
+      await page.goBack();
+      await expect(page.getByText('Phase: pending')).toBeHidden();
+
+      const indicator = page.getByRole('button', { name: 'Your sessions: 2 sessions, 1 waiting' });
+      await indicator.click();
+      const menu = page.getByRole('menu', { name: 'Your sessions' });
+      const waiting = menu.getByRole('menuitem').filter({ hasText: 'sample-viewer 1.10.0 (small)' });
+      await expect(waiting).toContainText('Waiting for a free GPU');
+      await waiting.click();
+      await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sample Viewer 1.10.0 (Small)');
+
+      expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
+      await expect(page.getByRole('button', { name: 'Your sessions: 1 session' })).toBeVisible({
+        timeout: 30_000,
+      });
+    } finally {
+      await request.delete(`${stack.apiURL}/stream/${first}`);
+      if (second) await request.delete(`${stack.apiURL}/stream/${second}`);
+    }
+  });
+
+  test('a session started from another browser shows its application and age', async ({ page, request }) => {
+    const id = await startRunningSession(request, stack.apiURL);
+    try {
+      await page.goto(`${stack.baseURL}/sessions`);
+      const row = page.getByRole('row').filter({ hasText: id });
+      await expect(row).toContainText('sample-editor 1.0.0 (small)');
+      await expect(row).toContainText('under a minute, by anonymous');
+    } finally {
+      expect((await request.delete(`${stack.apiURL}/stream/${id}`)).status()).toBe(204);
+    }
+  });
+
   test('profile availability shows which profiles resolve, wildcards included', async ({ page }) => {
     await page.goto(`${stack.baseURL}/admin/profiles`);
     const table = page.getByRole('table', { name: 'Profile availability' });
@@ -142,14 +189,16 @@ test.describe('portal', () => {
     await expect(table.getByRole('row')).toHaveCount(6);
   });
 
-  test('a bad deep link shows the 422 on the application field', async ({ page }) => {
+  test('a bad deep link shows the 422 on the application field, and Review says why it waits', async ({
+    page,
+  }) => {
     await page.goto(`${stack.baseURL}/launch?app=bad%20id&profile=small`);
     const app = page.getByRole('combobox', { name: 'Application' });
     await expect(app).toHaveAttribute('aria-invalid', 'true');
     await expect(app).toHaveAccessibleDescription(/\S/);
-    await page.getByRole('button', { name: 'Review' }).click();
-    await page.getByRole('button', { name: 'Launch' }).click();
-    await expect(app).toHaveAttribute('aria-invalid', 'true');
+    const review = page.getByRole('button', { name: 'Review' });
+    await expect(review).toBeDisabled();
+    await expect(review).toHaveAccessibleDescription('Fix the application above to review the launch.');
   });
 });
 

@@ -185,6 +185,23 @@ test('four viewers at once on the one media port each decode frames', async ({ p
   }
 });
 
+test('draws no marks strip unless asked (--test-marks), and still shows the pointer', async ({ page }) => {
+  const app = await startStreamerProcess(small, { testMarks: false });
+  try {
+    await installWhepClient(page);
+    const i = await connect(page, app.url);
+    const look = () => page.evaluate((n) => whep.look(n), i);
+    await expect.poll(() => page.evaluate((n) => whep.framesDecoded(n), i)).toBeGreaterThan(10);
+    await page.evaluate((n) => whep.send(n, { type: 'pointermove', x: 320, y: 160, buttons: 0, seq: 7 }), i);
+    await expect.poll(async () => (await look())?.pointer?.x ?? 0).toBeGreaterThan(310);
+    // Where the strip would be, every cell reads dark: neither the frame counter nor the seq is drawn.
+    expect((await look())?.marks).toEqual({ frame: 0, seq: 0 });
+    expect(await page.evaluate((n) => whep.close(n), i)).toBe(204);
+  } finally {
+    await app.stop();
+  }
+});
+
 test.describe('the encoder process', () => {
   test('is restarted when it dies, and the viewer keeps getting frames', async ({ page }) => {
     const app = await startStreamerProcess(small);

@@ -4,6 +4,7 @@
  * Pixels are read back from the <video> and decoded with the application's own marks (streamer/marks.ts).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expectPlaying, look } from './support/video';
 import { axeViolations } from './support/axe';
 import { startStack, type Stack } from './support/stack';
 import { marksScript } from './support/whep-test-client';
@@ -11,67 +12,12 @@ import { sampleCatalog } from './support/catalogs';
 
 const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
 
-interface Look {
-  width: number;
-  height: number;
-  frames: number;
-  marks: { frame: number; seq: number } | null;
-  pointer: { x: number; y: number } | null;
-}
-
-/** What the page's video shows now: its size, frames decoded so far, and the marks read from its pixels. */
-async function look(page: Page): Promise<Look | null> {
-  return page.evaluate(() => {
-    const video = document.querySelector('video');
-    if (!video || video.videoWidth === 0) return null;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) return null;
-    ctx.drawImage(video, 0, 0);
-    const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
-    type Reader = {
-      decodeMarks(i: ImageData): { frame: number; seq: number } | null;
-      findPointer(i: ImageData): { x: number; y: number } | null;
-    };
-    const reader = (window as unknown as { streamgateMarks: Reader }).streamgateMarks;
-    return {
-      width: canvas.width,
-      height: canvas.height,
-      frames: video.getVideoPlaybackQuality().totalVideoFrames,
-      marks: reader.decodeMarks(image),
-      pointer: reader.findPointer(image),
-    };
-  });
-}
-
-/** Waits until the viewer plays and its picture moves on (the application's frame counter grows). */
-async function expectPlaying(page: Page) {
-  await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
-  let first: Look | undefined;
-  await expect
-    .poll(async () => {
-      const now = await look(page);
-      if (now?.marks) first = now;
-      return now?.marks ?? null;
-    })
-    .not.toBeNull();
-  const start = first as Look;
-  await expect
-    .poll(async () => {
-      const now = await look(page);
-      return now?.marks && start.marks ? now.marks.frame - start.marks.frame : 0;
-    })
-    .toBeGreaterThan(5);
-  await expect.poll(async () => (await look(page))?.frames ?? 0).toBeGreaterThan(start.frames);
-}
-
 let stack: Stack;
 let context: BrowserContext;
 let page: Page;
 let sessionId = '';
-const whepResources: string[] = [];
+/** Each viewer resource the page made, with the ticket it was made with (only that ticket may delete it). */
+const whepResources: { url: string; authorization: string }[] = [];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -82,7 +28,10 @@ test.beforeAll(async ({ browser }) => {
   page.on('response', (response) => {
     const location = response.headers().location;
     if (response.request().method() === 'POST' && response.url().includes('/whep') && location) {
-      whepResources.push(new URL(location, response.url()).toString());
+      whepResources.push({
+        url: new URL(location, response.url()).toString(),
+        authorization: response.request().headers().authorization ?? '',
+      });
     }
   });
 });
@@ -102,6 +51,8 @@ test('launches through the wizard and plays the stream', async () => {
   await page.getByRole('button', { name: 'Launch' }).click();
   await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
   sessionId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  // Named by what runs, from the service's session fields and the catalog's names.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sample Viewer 1.0.0 (Small)');
   // evaluate, not a script tag: the portal's Content-Security-Policy rightly refuses inline scripts.
   await page.evaluate(marksScript());
   await expectPlaying(page);
@@ -130,6 +81,33 @@ test('the pointer over the video shows the square at the matching stream pixel',
   }
   // The application echoes the seq of the last input it applied in its marks.
   await expect.poll(async () => (await look(page))?.marks?.seq ?? 0).toBeGreaterThan(0);
+});
+
+test('keys reach the application until Escape releases the keyboard, then Tab moves on', async () => {
+  const video = page.getByLabel('Session stream', { exact: true });
+  const hint = page.getByRole('status', { name: 'Keyboard' });
+  await video.focus();
+  await expect(hint).toHaveText('Press Esc to release the keyboard');
+  const before = (await look(page))?.marks?.seq ?? 0;
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(video).toBeFocused();
+  // The application echoes the seq of the last input it applied: both Tabs reached it, down and up.
+  await expect.poll(async () => (await look(page))?.marks?.seq ?? 0).toBeGreaterThanOrEqual(before + 4);
+
+  await page.keyboard.press('Escape');
+  await expect(hint).toHaveText(/Keyboard released/);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Share a watch-only link' })).toBeFocused();
+  await expect(hint).toBeHidden();
+
+  // Coming back captures again; Escape then lets Shift+Tab leave backwards.
+  await page.keyboard.press('Shift+Tab');
+  await expect(video).toBeFocused();
+  await expect(hint).toHaveText('Press Esc to release the keyboard');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('button', { name: 'End session' })).toBeFocused();
 });
 
 test('application messages go both ways and the statistics show the stream', async () => {
@@ -167,7 +145,13 @@ test('reconnects to playing after the application drops the viewer', async () =>
   const resource = whepResources.at(-1);
   expect(resource).toBeDefined();
   const before = whepResources.length;
-  const res = await fetch(resource!, { method: 'DELETE' });
+  // A stranger cannot drop the viewer; the ticket that made it can.
+  expect((await fetch(resource!.url, { method: 'DELETE' })).status).toBe(401);
+  expect(resource!.authorization).toMatch(/^Bearer /);
+  const res = await fetch(resource!.url, {
+    method: 'DELETE',
+    headers: { authorization: resource!.authorization },
+  });
   expect(res.status).toBeLessThan(300);
   await expect(page.getByTestId('player-state')).not.toHaveText('Playing');
   await expect.poll(() => whepResources.length, { timeout: 20_000 }).toBeGreaterThan(before);
@@ -179,7 +163,9 @@ test('a watch-only page decodes frames too', async ({ browser }) => {
   try {
     await watcher.goto(`${stack.baseURL}/sessions/${sessionId}?mode=watch`);
     await watcher.evaluate(marksScript());
-    await expect(watcher.getByRole('heading', { name: 'Watching session' })).toBeVisible();
+    await expect(watcher.getByRole('heading', { level: 1 })).toHaveText(
+      'Watching Sample Viewer 1.0.0 (Small)',
+    );
     await expectPlaying(watcher);
     await expect(watcher.getByRole('button', { name: 'End session' })).toHaveCount(0);
   } finally {
@@ -192,6 +178,10 @@ test('the viewer says so when the session is ended from elsewhere', async () => 
   expect(res.status).toBe(204);
   await expect(page.getByText('This session has ended.')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('player-state')).toHaveText('Ended');
-  // Nothing left to reconnect to.
-  await expect(page.getByRole('button', { name: 'Reconnect' })).toBeDisabled();
+  // Nothing left to reconnect to, end, capture or send to; the name of what ran and the log stay.
+  for (const name of ['Reconnect', 'Disconnect', 'End session', 'Lock pointer', 'Open stage'])
+    await expect(page.getByRole('button', { name })).toHaveCount(0);
+  await expect(page.getByLabel('Stage URL')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sample Viewer 1.0.0 (Small)');
+  await expect(page.getByRole('list', { name: 'Message log' })).toContainText('openedStageResult');
 });

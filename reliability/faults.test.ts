@@ -132,7 +132,10 @@ describe('faults', () => {
     expect((await call(`${restarted.api}/stream/${standIn}`)).body.routes).toEqual(standInBefore.body.routes);
     const signaling = `http://127.0.0.1:${signalingPort(after.body)}`;
     expect((await fetch(`${signaling}/health`)).status).toBe(200);
-    const viewer = await openViewer(signaling);
+    // The restarted service signs tickets its adopted application accepts (one key per data directory).
+    const issued = await call(`${restarted.api}/stream/${real}/tickets`, { method: 'POST', body: {} });
+    expect(issued.status).toBe(201);
+    const viewer = await openViewer(signaling, 20_000, issued.body.ticket as string);
     expect(viewer.status).toBe(201);
     expect(await viewer.ask('loadingStateQuery', 'loadingStateResponse')).toHaveProperty('payload');
     await viewer.close();

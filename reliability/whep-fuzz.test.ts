@@ -5,7 +5,8 @@
  */
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw } from './support/http.ts';
+import { SIGNALING_TIMEOUTS } from '../streamer/signaling.ts';
+import { raw, trickle } from './support/http.ts';
 import { figure, sized } from './support/profile.ts';
 import { startStreamer, type StreamerProcess } from './support/streamer.ts';
 import { makeOffer, openViewer } from './support/whep-viewer.ts';
@@ -36,7 +37,6 @@ describe('hostile input for the application', () => {
     pc.close();
     const cases = whepFuzzCases(sdp, sized(500, 2_000));
     const statuses = new Map<string, number>();
-    const created: string[] = [];
     for (const fuzz of cases) {
       const answer = await raw(SIGNALING, fuzz.request, 5_000);
       const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 'closed';
@@ -45,10 +45,10 @@ describe('hostile input for the application', () => {
       // the HTTP parser itself refuses (a bare CR, a NUL in a header).
       expect(status, `${fuzz.kind}: ${answer.slice(0, 200)}`).not.toMatch(/^5/);
       const location = /\r\nlocation: (\/whep\/[^\r\n]+)/i.exec(answer)?.[1];
-      if (status === '201' && location) created.push(location);
+      // Mutations that left a valid offer made viewers; each is sent away at once, as the application
+      // takes only so many viewers at a time.
+      if (status === '201' && location) await fetch(`${app.url}${location}`, { method: 'DELETE' });
     }
-    // Mutations that left a valid offer made viewers; they are sent away again.
-    for (const location of created) await fetch(`${app.url}${location}`, { method: 'DELETE' });
     figure('WHEP fuzz cases sent', cases.length);
     for (const [status, n] of [...statuses].sort()) figure(`WHEP fuzz answers ${status}`, n);
     expect(app.output()).not.toMatch(/uncaught|unhandled/i);
@@ -109,6 +109,33 @@ describe('hostile input for the application', () => {
     expect(await viewer.ask('loadingStateQuery', 'loadingStateResponse')).toHaveProperty('payload');
     figure('answers the application sent on the messages channel meanwhile', viewer.received.length - 1);
     await viewer.close();
+    await stillServes();
+  });
+
+  it('cuts off slow clients on the signaling port as the API does', async () => {
+    const port = Number(new URL(app.url).port);
+    const headers = 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'a'.repeat(200);
+    const body =
+      'POST /whep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/sdp\r\nContent-Length: 500\r\n\r\n';
+    const [slowHeaders, slowBody] = await Promise.all([
+      trickle(port, headers.split(''), 1_000),
+      trickle(port, [body, ...'v=0'.padEnd(200, ' ').split('')], 1_000),
+    ]);
+    figure(
+      'signaling slowloris (headers at 1 byte/s) cut off after',
+      (slowHeaders.closedAfterMs / 1000).toFixed(1),
+      's',
+    );
+    figure(
+      'signaling trickled body (1 byte/s) cut off after',
+      (slowBody.closedAfterMs / 1000).toFixed(1),
+      's',
+    );
+    expect(slowHeaders.piecesSent).toBeLessThan(headers.length);
+    expect(slowBody.piecesSent).toBeLessThan(201);
+    // Node checks the bounds every few seconds; a margin for a busy machine on top.
+    expect(slowHeaders.closedAfterMs).toBeLessThan(SIGNALING_TIMEOUTS.headersMs + 15_000);
+    expect(slowBody.closedAfterMs).toBeLessThan(SIGNALING_TIMEOUTS.requestMs + 15_000);
     await stillServes();
   });
 });

@@ -32,3 +32,32 @@ profiles:
     applications: [{ id: '*', versions: ['*'] }]
     settings: { width: 320, height: 180, fps: 15 }
 `;
+
+/**
+ * Ids with dots, versions with build metadata and text long enough to wrap, as real catalogs have: an
+ * application `omni.usd_explorer` (1.2.0, 1.0.0+build.5), `sample-editor` (1.0.0, 2.0.0-rc.1+build.20240101),
+ * the profile `small` for everything and `editor-only` for the editor.
+ */
+export const realisticCatalog = `
+applications:
+  - id: omni.usd_explorer
+    name: USD Explorer
+    description: Explore USD stages.
+    tags: [viewer]
+    versions:
+      - { version: 1.2.0, description: Stable. }
+      - { version: 1.0.0+build.5, description: Built. }
+  - id: sample-editor
+    name: Sample Editor
+    description: Edits things, with a long description that a narrow screen has to wrap onto several lines.
+    tags: [editor, test]
+    versions:
+      - { version: 1.0.0, description: First. }
+      - { version: 2.0.0-rc.1+build.20240101, description: A candidate with a long version. }
+${smallProfiles.trim()}
+  - id: editor-only
+    name: Editor only
+    description: For the editor.
+    applications: [{ id: sample-editor, versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15 }
+`;

@@ -41,6 +41,8 @@ export async function prepareService(
     STREAMGATE_DATA_DIR: path.join(dataDir, 'state'),
     STREAMGATE_PORT_RANGE: portRange,
     LOG_LEVEL: 'warn',
+    // The tests and benchmarks read the sample applications' marks back from the picture.
+    STREAMGATE_TEST_MARKS: '1',
     ...options.env,
   };
   if (options.catalog !== undefined) {

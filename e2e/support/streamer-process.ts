@@ -25,17 +25,20 @@ export interface LaunchOptions {
   mediaPort: number;
   args: string[];
   readyWithinMs: number;
+  /** Draw the marks strip that tests read back; on unless a test checks the picture without it. */
+  testMarks?: boolean;
 }
 
 /** Starts streamer/main.ts and waits until /health answers 200; kills it if it is not ready in time. */
 export async function launchStreamer(options: LaunchOptions): Promise<StreamerProcess> {
-  const { signalingPort, mediaPort, args, readyWithinMs } = options;
+  const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true } = options;
   const child = spawn(
     process.execPath,
     [
       ...['--import', 'tsx', 'streamer/main.ts'],
       ...['--signaling-port', String(signalingPort), '--media-port', String(mediaPort)],
       ...args,
+      ...(testMarks ? ['--test-marks'] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -15,11 +15,14 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The application started as a child process. */
 export type { StreamerProcess };
 
-/** Starts streamer/main.ts on free ports and waits until /health says it is ready. */
-export async function startStreamerProcess(extraArgs: string[] = []): Promise<StreamerProcess> {
+/** Starts streamer/main.ts on free ports (with its test marks unless told) and waits until /health says it is ready. */
+export async function startStreamerProcess(
+  extraArgs: string[] = [],
+  options: { testMarks?: boolean } = {},
+): Promise<StreamerProcess> {
   const signalingPort = await freePort();
   const mediaPort = await freeUdpPort();
-  return launchStreamer({ signalingPort, mediaPort, args: extraArgs, readyWithinMs: 30_000 });
+  return launchStreamer({ signalingPort, mediaPort, args: extraArgs, readyWithinMs: 30_000, ...options });
 }
 
 /** streamer/marks.ts as a script that defines `window.streamgateMarks` in a page. */

@@ -2,7 +2,7 @@
  * A real WHEP viewer without a browser: libdatachannel (node-datachannel) as the client peer, with a
  * recvonly VP8 track and the `input` and `messages` channels, as the portal's player offers them.
  */
-import { PeerConnection, Video, type DataChannel } from 'node-datachannel';
+import { PeerConnection, RtcpReceivingSession, Video, type DataChannel, type Track } from 'node-datachannel';
 
 /** Makes a real offer: what the player would send. */
 export async function makeOffer(): Promise<{
@@ -10,15 +10,22 @@ export async function makeOffer(): Promise<{
   pc: PeerConnection;
   input: DataChannel;
   messages: DataChannel;
+  /** Held by whoever keeps the viewer: a native track whose last JS reference is collected goes silent. */
+  track: Track;
+  videoPackets: () => number;
 }> {
   const pc = new PeerConnection('viewer', { iceServers: [] });
   const video = new Video('0', 'RecvOnly');
   video.addVP8Codec(96);
-  pc.addTrack(video);
+  const track = pc.addTrack(video);
+  // It also answers with receiver reports, as a browser does, which tell the application it is watched.
+  track.setMediaHandler(new RtcpReceivingSession());
+  let packets = 0;
+  track.onMessage(() => packets++);
   const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
   const input = pc.createDataChannel('input');
   const messages = pc.createDataChannel('messages');
-  return { sdp: await sdp, pc, input, messages };
+  return { sdp: await sdp, pc, input, messages, track, videoPackets: () => packets };
 }
 
 export interface Viewer {
@@ -37,6 +44,12 @@ export interface Viewer {
   ): Promise<Record<string, unknown>>;
   /** Every message received so far. */
   received: Record<string, unknown>[];
+  /** The video track, kept referenced for as long as the viewer is. */
+  track: Track;
+  /** RTP packets of the video track received so far. */
+  videoPackets(): number;
+  /** The peer closed without a DELETE, as a closed tab or a lost network leaves it. */
+  drop(): void;
   /** DELETE of the WHEP resource, and the peer closed. */
   close(): Promise<void>;
 }
@@ -44,9 +57,11 @@ export interface Viewer {
 /**
  * Connects to `signalingUrl` (http://host:port) and waits until both data channels are open. Rejects
  * when POST /whep is not a 201, or the channels do not open within `timeoutMs` (a guard, not a measure).
+ * `ticket` goes in `Authorization: Bearer` on the POST and on the DELETE of `close()`.
  */
-export async function openViewer(signalingUrl: string, timeoutMs = 20_000): Promise<Viewer> {
-  const { sdp, pc, input, messages } = await makeOffer();
+export async function openViewer(signalingUrl: string, timeoutMs = 20_000, ticket?: string): Promise<Viewer> {
+  const auth: Record<string, string> = ticket ? { authorization: `Bearer ${ticket}` } : {};
+  const { sdp, pc, input, messages, track, videoPackets } = await makeOffer();
   const replies: Record<string, unknown>[] = [];
   const received: Record<string, unknown>[] = [];
   let wake: (() => void) | undefined;
@@ -65,7 +80,7 @@ export async function openViewer(signalingUrl: string, timeoutMs = 20_000): Prom
     new Promise<void>((resolve) => (channel.isOpen() ? resolve() : channel.onOpen(() => resolve())));
   const res = await fetch(`${signalingUrl}/whep`, {
     method: 'POST',
-    headers: { 'content-type': 'application/sdp' },
+    headers: { 'content-type': 'application/sdp', ...auth },
     body: sdp,
   });
   const answer = await res.text();
@@ -87,6 +102,9 @@ export async function openViewer(signalingUrl: string, timeoutMs = 20_000): Prom
     input,
     messages,
     received,
+    track,
+    videoPackets,
+    drop: () => pc.close(),
     async ask(eventType, replyType, payload = {}) {
       replies.length = 0;
       messages.sendMessage(JSON.stringify({ event_type: eventType, payload }));
@@ -102,7 +120,7 @@ export async function openViewer(signalingUrl: string, timeoutMs = 20_000): Prom
       }
     },
     async close() {
-      await fetch(location, { method: 'DELETE' }).catch(() => undefined);
+      await fetch(location, { method: 'DELETE', headers: auth }).catch(() => undefined);
       pc.close();
     },
   };

@@ -1,0 +1,170 @@
+/**
+ * Real programs through the portal: a terminal (xterm on the display host) launched in the wizard, typed
+ * into, clicked, resized, pasted into and copied from, and quit; and a program that fails, with the portal
+ * saying why. Decoded frames are compared by their bright pixels (text is light on a dark terminal).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { startStack, type Stack } from './support/stack';
+
+const catalog = `
+applications:
+  - id: terminal
+    name: Terminal
+    description: A real program, xterm.
+    versions:
+      - version: 379.0.0
+        description: xterm.
+        launch: { display: { command: [xterm, -fa, DejaVu Sans Mono, -fs, '14', -bg, black, -fg, white] } }
+  - id: broken
+    name: Broken
+    description: A program that shows a window, then fails.
+    versions:
+      - version: 1.0.0
+        description: Fails after three seconds.
+        launch: { display: { command: [sh, -c, 'xterm & sleep 3; echo "the disk exploded" >&2; exit 3'] } }
+profiles:
+  - id: small
+    name: Small
+    description: 640x360, following the window up to 960x540.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 640, height: 360, fps: 30, max_width: 960, max_height: 540 }
+`;
+
+interface Frame {
+  width: number;
+  height: number;
+  /** Pixels brighter than mid-grey, in all and in the rightmost tenth of the picture. */
+  bright: number;
+  brightRight: number;
+}
+
+/** What the viewer's video shows now. */
+async function frame(page: Page): Promise<Frame | null> {
+  return page.evaluate(() => {
+    const video = document.querySelector('video');
+    if (!video || video.videoWidth === 0) return null;
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) return null;
+    ctx.drawImage(video, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let bright = 0;
+    let brightRight = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if ((data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number) > 384) {
+        bright++;
+        if ((i / 4) % width > width * 0.9) brightRight++;
+      }
+    }
+    return { width, height, bright, brightRight };
+  });
+}
+
+/** Where stream pixel (x, y) is on the page, for a video drawn with object-fit: contain. */
+async function pagePoint(page: Page, x: number, y: number) {
+  const video = page.getByLabel('Session stream', { exact: true });
+  await video.scrollIntoViewIfNeeded();
+  const box = await video.boundingBox();
+  const size = await video.evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight }));
+  if (!box) throw new Error('the video has no box');
+  const scale = Math.min(box.width / size.w, box.height / size.h);
+  return {
+    x: box.x + (box.width - size.w * scale) / 2 + (x + 0.5) * scale,
+    y: box.y + (box.height - size.h * scale) / 2 + (y + 0.5) * scale,
+  };
+}
+
+async function typeLine(page: Page, text: string) {
+  await page.keyboard.type(text, { delay: 15 });
+  await page.keyboard.press('Enter');
+}
+
+let stack: Stack;
+let page: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack({ catalog });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+
+test.afterAll(async () => {
+  try {
+    await page?.close();
+  } finally {
+    await stack?.stop();
+  }
+});
+
+test('launches the terminal and a typed command changes the picture', async () => {
+  await page.goto(`${stack.baseURL}/launch?app=terminal&profile=small`);
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Launch' }).click();
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 30_000 });
+  await expect.poll(async () => (await frame(page))?.bright ?? 0).toBeGreaterThan(0);
+  // Clicking the picture gives it the keyboard, as clicking a local window would.
+  const inside = await pagePoint(page, 300, 200);
+  await page.mouse.click(inside.x, inside.y);
+  await typeLine(page, 'clear');
+  await expect.poll(async () => (await frame(page))?.bright ?? 0).toBeLessThan(2_000);
+  const before = (await frame(page))?.bright ?? 0;
+  await typeLine(page, 'echo streamgate; echo streamgate; echo streamgate');
+  await expect.poll(async () => ((await frame(page))?.bright ?? 0) - before).toBeGreaterThan(500);
+});
+
+test('the stream and the window follow the viewer up to the profile maximum', async () => {
+  // The page is wider than 960 pixels: the stream grows to its maximum.
+  await expect.poll(async () => (await frame(page))?.width ?? 0, { timeout: 15_000 }).toBe(960);
+  await typeLine(page, 'clear; printf "%*s\\n" $(tput cols) | tr " " "#"');
+  // A line as wide as the terminal reaches the right edge of the stream: the window is as wide as it.
+  await expect.poll(async () => (await frame(page))?.brightRight ?? 0).toBeGreaterThan(20);
+});
+
+test('text pasted in is typed by the program, and a word it selects comes back out', async () => {
+  await typeLine(page, 'clear');
+  await expect.poll(async () => (await frame(page))?.bright ?? 0).toBeLessThan(2_000);
+  const cleared = (await frame(page))?.bright ?? 0;
+  await page.getByLabel('Session clipboard').fill('echo copyme42');
+  await page.getByRole('button', { name: 'Send to session' }).click();
+  const inside = await pagePoint(page, 300, 300);
+  await page.mouse.click(inside.x, inside.y);
+  // xterm pastes with Shift+Insert.
+  await page.keyboard.press('Shift+Insert');
+  await page.keyboard.press('Enter');
+  // The command and its output are on screen before anything is selected.
+  await expect.poll(async () => ((await frame(page))?.bright ?? 0) - cleared).toBeGreaterThan(300);
+  // xterm counts clicks by time, not place: a click within its multi-click time (250 ms) of the focusing
+  // click above would make the double click a triple one, which extends a selection from that first click.
+  await page.waitForTimeout(600);
+  // Row 1 (about 17 pixels a row) holds the command's output, "copyme42": a double click selects it.
+  const word = await pagePoint(page, 24, 26);
+  await page.mouse.dblclick(word.x, word.y);
+  await expect(page.getByLabel('Session clipboard')).toHaveValue('copyme42', { timeout: 10_000 });
+  await expect(page.getByRole('list', { name: 'Message log' }).getByText('Received clipboard')).toBeVisible();
+});
+
+test('quitting the program ends the session, and the portal says so', async () => {
+  const inside = await pagePoint(page, 300, 300);
+  await page.mouse.click(inside.x, inside.y);
+  await typeLine(page, 'exit');
+  await expect(page.getByTestId('player-state')).toHaveText('Ended', { timeout: 20_000 });
+  await expect(page.getByText(/ended/i).first()).toBeVisible();
+});
+
+test('a program that fails ends its session with the reason, in words', async ({ browser }) => {
+  const other = await browser.newPage();
+  try {
+    await other.goto(`${stack.baseURL}/launch?app=broken&profile=small`);
+    await other.getByRole('button', { name: 'Review' }).click();
+    await other.getByRole('button', { name: 'Launch' }).click();
+    await other.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    await expect(other.getByTestId('player-state')).toHaveText('Ended', { timeout: 30_000 });
+    await expect(other.getByText(/the disk exploded/).first()).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});

@@ -1,0 +1,149 @@
+/**
+ * The media path as people and strangers meet it, against the real stack with tokens: a viewer page closed
+ * and opened again plays each time (it used to kill its session), a watch-only link plays in a browser
+ * that has no API token and never controls, and someone with only a port number gets nothing.
+ */
+import { createHash } from 'node:crypto';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { startStack, type Stack } from './support/stack';
+import { expectPlaying, look } from './support/video';
+import { marksScript } from './support/whep-test-client';
+
+const TOKEN = 'viewer-access-e2e-alice';
+// The stream starts small and may grow to the viewer's size: the player's resize restarts the encoder,
+// which is what made a viewer who came back abort the application.
+const catalog = `
+applications:
+  - id: sample
+    name: Sample Viewer
+    description: The sample streaming application.
+    versions:
+      - { version: 1.0.0, description: Test build. }
+profiles:
+  - id: grows
+    name: Grows
+    description: 320x180, following the viewer up to 640x360.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 30, max_width: 640, max_height: 360 }
+`;
+
+let stack: Stack;
+let sessionId = '';
+let owner: BrowserContext;
+
+/** A context whose portal carries alice's API token, as the Settings page would save it. */
+async function signedIn(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await context.addInitScript(
+    (token) => localStorage.setItem('streamgate.settings', JSON.stringify({ token })),
+    TOKEN,
+  );
+  return context;
+}
+
+async function openViewer(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.evaluate(marksScript());
+  return page;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  const hash = createHash('sha256').update(TOKEN).digest('hex');
+  stack = await startStack({
+    catalog,
+    tokens: `tokens:\n  - { user: alice, roles: [user], token_sha256: ${hash} }\n`,
+  });
+  owner = await signedIn(browser);
+  const res = await fetch(`${stack.apiURL}/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'sample', profile: 'grows' }),
+  });
+  sessionId = ((await res.json()) as { id: string }).id;
+});
+
+test.afterAll(async () => {
+  try {
+    await owner?.close();
+  } finally {
+    await stack?.stop();
+  }
+});
+
+test('a viewer page closed and opened again plays each time', async () => {
+  for (let round = 1; round <= 3; round++) {
+    const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
+    await expectPlaying(page);
+    // The stream follows the page's size: the resize that restarts the encoder has happened.
+    await expect.poll(async () => (await look(page))?.width ?? 0).toBe(640);
+    await page.close({ runBeforeUnload: true });
+    const session = await fetch(`${stack.apiURL}/stream/${sessionId}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(session.status, `the session after round ${round}`).toBe(200);
+  }
+});
+
+test('a stranger with only the signaling port gets nothing', async () => {
+  const res = await fetch(`${stack.apiURL}/stream/${sessionId}`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  const routes = Object.values(
+    (await res.json()).routes as Record<string, { description: string; source_port: number }[]>,
+  );
+  const port = routes.flat().find((r) => r.description === 'signaling')?.source_port;
+  const signaling = `http://127.0.0.1:${port}`;
+  expect(await (await fetch(`${signaling}/health`)).json()).toEqual({ status: 'ready' });
+  const offer = await fetch(`${signaling}/whep`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp' },
+    body: 'v=0\r\n',
+  });
+  expect(offer.status).toBe(401);
+  expect(offer.headers.get('www-authenticate')).toBe('Bearer');
+  const foreign = await fetch(`${signaling}/whep`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+  });
+  expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+});
+
+test('a watch-only link plays for someone without a token, and never controls', async ({ browser }) => {
+  const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
+  await expectPlaying(page);
+  await page.getByRole('button', { name: 'Share a watch-only link' }).click();
+  const link = await page.getByLabel('Watch-only link', { exact: true }).inputValue();
+  expect(new URL(link).search).toBe('');
+
+  const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  try {
+    const watcher = await openViewer(stranger, link);
+    await expect(watcher.getByRole('heading', { name: 'Watching session' })).toBeVisible();
+    await expectPlaying(watcher);
+    await expect(watcher.getByRole('button', { name: 'End session' })).toHaveCount(0);
+    // Its pointer over the video moves nothing in the picture both pages see.
+    const before = (await look(page))?.pointer ?? null;
+    const box = await watcher.getByLabel('Session stream (watch only)').boundingBox();
+    if (!box) throw new Error('the video has no box');
+    await watcher.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.8, { steps: 4 });
+    await watcher.mouse.down();
+    await watcher.mouse.up();
+    await expectPlaying(watcher);
+    expect((await look(page))?.pointer ?? null).toEqual(before);
+
+    // The link without its fragment, or turned into the owner's link, gives nothing.
+    await watcher.goto(link.split('#')[0] as string);
+    await expect(watcher.getByText(/This watch link is incomplete/)).toBeVisible();
+    await watcher.goto(`${stack.baseURL}/sessions/${sessionId}`);
+    await expect(watcher.getByText(/authenticat|permission|sign in|token/i).first()).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(watcher.getByTestId('player-state')).not.toHaveText('Playing');
+  } finally {
+    await stranger.close();
+    await page.close();
+  }
+});

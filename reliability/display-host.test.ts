@@ -1,0 +1,142 @@
+/**
+ * The display host leaves nothing behind: after a DELETE, after a SIGKILL of the service followed by a
+ * restart (which adopts the running program) and a clean stop, and after Ctrl-C (SIGINT) of the service,
+ * no process of the session, no X socket or lock file and no session port is left.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { canBind } from '../server/sessions/port-pool.ts';
+import { call } from './support/http.ts';
+import { figure } from './support/profile.ts';
+import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
+
+const SERVICE_PORT = 18250;
+const PORTS = { first: 45700, last: 45719 };
+const CATALOG = `applications:
+  - id: terminal
+    name: Terminal
+    description: A real program, xterm.
+    versions:
+      - {version: 379.0.0, description: xterm., launch: {display: {command: [xterm]}}}
+profiles:
+  - id: small
+    name: Small
+    description: 320x180.
+    applications: [{id: terminal, versions: ["*"]}]
+    settings: {width: 320, height: 180, fps: 15, max_width: 640, max_height: 360, startup_timeout_s: 60}
+`;
+
+let service: Service | undefined;
+let workDir: string | undefined;
+const ids: string[] = [];
+
+afterAll(async () => {
+  await service?.stop();
+  for (const id of ids) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
+  if (workDir) await removeWorkDir(workDir);
+});
+
+/** X sockets and lock files present now. */
+function xFiles(): string[] {
+  const sockets = readdirSync('/tmp/.X11-unix', { withFileTypes: true }).map((e) => `socket ${e.name}`);
+  const locks = readdirSync('/tmp').filter((name) => /^\.X\d+-lock$/.test(name));
+  return [...sockets, ...locks].sort();
+}
+
+/** Every live process in process group `pgid` (the host's group holds Xvfb, ffmpeg and the program). */
+function groupMembers(pgid: number): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8')
+        .replace(/^.*\)\s+/, '')
+        .split(' ');
+      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(name));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return found;
+}
+
+async function start(): Promise<Service> {
+  service = await startService({
+    port: SERVICE_PORT,
+    sessionPorts: PORTS,
+    catalog: CATALOG,
+    ...(workDir ? { workDir } : {}),
+    env: { STREAMGATE_RATE_LIMIT: 'off' },
+  });
+  workDir = service.workDir;
+  return service;
+}
+
+/** A ready terminal session: its id, its host's pid (its process group) and its ports. */
+async function terminal(s: Service) {
+  const created = await call(`${s.api}/stream`, {
+    method: 'POST',
+    body: { id: 'terminal', profile: 'small' },
+  });
+  const id = created.body.id as string;
+  ids.push(id);
+  const ready = await until(
+    `session ${id} to be ready`,
+    async () => {
+      const res = await call(`${s.api}/stream/${id}`);
+      if (res.status === 410) throw new Error(res.text);
+      return res.status === 200 ? res : undefined;
+    },
+    60_000,
+  );
+  const routes = Object.values(ready.body.routes as Record<string, { source_port: number }[]>).flat();
+  const [host] = processesWith(id);
+  if (host === undefined) throw new Error('no display host process');
+  const members = groupMembers(host);
+  // The host, Xvfb, the encoder and the program at least.
+  expect(members.length).toBeGreaterThanOrEqual(4);
+  return { id, host, ports: routes.map((r) => r.source_port) };
+}
+
+async function expectNothingLeft(session: { id: string; host: number; ports: number[] }, before: string[]) {
+  await until('every process of the session to exit', () => groupMembers(session.host).length === 0);
+  expect(processesWith(session.id)).toEqual([]);
+  await until('the X socket and lock file to go', () => xFiles().join() === before.join());
+  const [signaling, media] = session.ports as [number, number];
+  expect(await canBind(signaling, 'tcp')).toBe(true);
+  expect(await canBind(media, 'udp')).toBe(true);
+}
+
+describe('the display host on every way out', () => {
+  it('leaves nothing after a DELETE', async () => {
+    const before = xFiles();
+    const s = await start();
+    const session = await terminal(s);
+    expect(xFiles().length).toBeGreaterThan(before.length);
+    expect((await call(`${s.api}/stream/${session.id}`, { method: 'DELETE' })).status).toBe(204);
+    await expectNothingLeft(session, before);
+    figure('display host ways out without leftovers: DELETE', 1);
+  });
+
+  it('is adopted across a SIGKILL of the service, and leaves nothing after the clean stop', async () => {
+    const before = xFiles();
+    const session = await terminal(service as Service);
+    await (service as Service).kill9();
+    expect(groupMembers(session.host).length).toBeGreaterThanOrEqual(4);
+    const s = await start();
+    expect((await call(`${s.api}/stream/${session.id}`)).status).toBe(200);
+    await s.stop();
+    await expectNothingLeft(session, before);
+    figure('display host ways out without leftovers: service SIGKILL, restart, stop', 1);
+  });
+
+  it('leaves nothing after Ctrl-C (SIGINT) of the service', async () => {
+    const before = xFiles();
+    const s = await start();
+    const session = await terminal(s);
+    s.child.kill('SIGINT');
+    await until('the service to exit', () => s.child.exitCode !== null || s.child.signalCode !== null);
+    await expectNothingLeft(session, before);
+    figure('display host ways out without leftovers: SIGINT', 1);
+  });
+});
