@@ -7,7 +7,17 @@ import globals from 'globals';
 const features = ['catalog', 'launch', 'sessions', 'viewer', 'admin', 'settings'];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'api/schema.ts'] },
+  {
+    ignores: [
+      'dist',
+      'dist-apps',
+      'node_modules',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'api/schema.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

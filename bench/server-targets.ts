@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newEntry } from '../server/sessions/session-entry.ts';
+import { Session } from '../server/sessions/session.ts';
 import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
 
 /** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
@@ -50,7 +50,7 @@ function memoryManager(): SessionManager {
     async create(request) {
       // The record the real manager makes for a queued session, with the message it would show.
       const record: SessionRecord = {
-        ...newEntry(request, 0).record,
+        ...Session.create(request, 0).record,
         message: 'Waiting for a free GPU: 0 sessions ahead',
       };
       // Forgotten at once, so that memory stays flat however long the run.
@@ -61,6 +61,10 @@ function memoryManager(): SessionManager {
     async end(id) {
       records.delete(id);
     },
+    async issueTicket() {
+      return undefined;
+    },
+    activeCount: () => 0,
     counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0 }),
     async stop() {},
   };

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { cpuSeconds, quantile } from './stats';
 import {
   installWhepClient,
   startStreamerProcess,
@@ -19,26 +20,6 @@ declare const whep: WhepPageApi;
 const CONNECTS = Number(process.env.BENCH_CONNECTS ?? 24);
 const INPUTS = Number(process.env.BENCH_INPUTS ?? 40);
 const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
-const TICKS = 100;
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] ?? NaN;
-}
-
-/** utime + stime of a process, in seconds; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 function childPids(ppid: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {

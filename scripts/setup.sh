@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything Streamgate needs on a Debian machine with Node 20: the system packages (ffmpeg encodes the
-# sample application's video, chromium runs the end-to-end tests and benchmarks, fonts draw its text), then the
-# npm packages as locked.
+# video, chromium runs the end-to-end tests and benchmarks, fonts draw text, Xvfb and the programs of the catalog
+# for the display host), then the npm packages as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(chromium ffmpeg fonts-dejavu-core ca-certificates)
+# xvfb, xterm, f3d and mesa-utils: the display host and the real programs of the catalog; x11vnc, novnc and
+# python3-websockify: the noVNC peer that `npm run bench -- display` measures the display host against.
+packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils x11vnc novnc python3-websockify)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

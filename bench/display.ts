@@ -1,0 +1,235 @@
+/**
+ * The display host against the usual way to put an X11 program in a browser, VNC (Xvfb + x11vnc +
+ * websockify + noVNC, tuned for latency), on the same terminal at 960x540 in the same run:
+ *   key to photon  a key sent from the page until a presented frame shows changed pixels (30 keys)
+ *   bandwidth      while the terminal scrolls continuously (10 s)
+ *   server CPU     Xvfb + capture + encode (for noVNC: Xvfb + x11vnc + websockify), the program apart
+ * and the display host's CPU at 1280x720 30 fps while the terminal scrolls (target <= 0.6 core).
+ * The noVNC figures come from its peer script: STREAMGATE_NOVNC_PEER=<path to novnc.mjs>; without it only
+ * the display host is measured. Usage: npx tsx bench/display.ts
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { freePort, freeUdpPort } from '../e2e/support/ports';
+import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
+import { cpuSeconds as cpu, median, quantile } from './stats';
+
+declare const whep: WhepPageApi;
+
+const TRIALS = Number(process.env.BENCH_KEYS ?? 30);
+const SCROLL_SECONDS = Number(process.env.BENCH_SCROLL_SECONDS ?? 10);
+const XTERM = ['xterm', '-fa', 'Monospace', '-fs', '18', '-bg', 'black', '-fg', 'white'];
+const SCROLL = 'while true; do date; ls -la /usr/bin | head -40; done';
+/** The host and its Xvfb and ffmpeg: the streaming side, without the program it streams. */
+function serverPids(host: number): number[] {
+  const pids = [host];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === host && (name === 'Xvfb' || name === 'ffmpeg')) pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+/** Page helpers: key to changed pixels in a presented frame, and the bytes the peer connection received. */
+const pageHelpers = `(() => {
+  const pcs = [];
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = function (...args) { const pc = new Native(...args); pcs.push(pc); return pc; };
+  window.RTCPeerConnection.prototype = Native.prototype;
+  window.bytesReceived = async () => {
+    let total = 0;
+    for (const pc of pcs) (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp') total += s.bytesReceived; });
+    return total;
+  };
+  window.keyToPhoton = (i, key) => new Promise((resolve) => {
+    const video = document.querySelectorAll('video')[i];
+    const canvas = document.createElement('canvas');
+    // A third of the size each way: a changed glyph still changes pixels, and reading costs a ninth.
+    canvas.width = Math.round(video.videoWidth / 3); canvas.height = Math.round(video.videoHeight / 3);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    const grab = () => { ctx.drawImage(video, 0, 0, canvas.width, canvas.height); return ctx.getImageData(0, 0, canvas.width, canvas.height).data; };
+    const base = grab();
+    const sent = performance.now();
+    whep.send(i, { type: 'keydown', key, code: 'Key' + key.toUpperCase() });
+    whep.send(i, { type: 'keyup', key, code: 'Key' + key.toUpperCase() });
+    const check = () => {
+      const now = grab();
+      for (let p = 0; p < now.length; p += 4) if (Math.abs(now[p] - base[p]) > 40) return resolve(performance.now() - sent);
+      if (performance.now() - sent > 3000) return resolve(null);
+      video.requestVideoFrameCallback(check);
+    };
+    video.requestVideoFrameCallback(check);
+  });
+})();`;
+
+interface Host {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startHost(width: number, height: number): Promise<Host> {
+  const signaling = await freePort();
+  const media = await freeUdpPort();
+  const size = ['--width', String(width), '--height', String(height), '--max-width', String(width)];
+  const args = ['--import', 'tsx', 'streamer/display/main.ts', '--signaling-port', String(signaling)];
+  const child = spawn(
+    process.execPath,
+    [...args, '--media-port', String(media), ...size, '--max-height', String(height), '--', ...XTERM],
+    {
+      stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'],
+      env: { ...process.env, SHELL: '/bin/bash' },
+    },
+  );
+  const url = `http://127.0.0.1:${signaling}`;
+  for (let i = 0; i < 300; i++) {
+    if ((await fetch(`${url}/health`).catch(() => null))?.status === 200) break;
+    await sleep(100);
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function typeText(page: Page, text: string) {
+  for (const key of text) {
+    await page.evaluate(
+      ([k]) => {
+        whep.send(0, { type: 'keydown', key: k, code: '' });
+        whep.send(0, { type: 'keyup', key: k, code: '' });
+      },
+      [key],
+    );
+  }
+  await page.evaluate(() => {
+    whep.send(0, { type: 'keydown', key: 'Enter', code: 'Enter' });
+    whep.send(0, { type: 'keyup', key: 'Enter', code: 'Enter' });
+  });
+}
+
+/** One display host session in Chromium: key to photon, then scrolling. */
+async function measureHost(browser: Browser, width: number, height: number, keys: number) {
+  const host = await startHost(width, height);
+  // A new page, never navigated: a navigated about:blank may not fetch loopback addresses.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.addScriptTag({ content: pageHelpers });
+    await installWhepClient(page);
+    await page.evaluate((u) => whep.connect(u), host.url);
+    await page.evaluate(() => whep.ready(0));
+    await sleep(1000);
+    const samples: number[] = [];
+    const letters = 'asdfghjkl';
+    for (let i = 0; i < keys; i++) {
+      if (i > 0 && i % 25 === 0) await typeText(page, '');
+      const ms = await page.evaluate(
+        ([k]) =>
+          (window as unknown as { keyToPhoton(i: number, k: string): Promise<number | null> }).keyToPhoton(
+            0,
+            k as string,
+          ),
+        [letters[i % letters.length]],
+      );
+      if (ms !== null) samples.push(ms);
+      await sleep(150);
+    }
+    await typeText(page, SCROLL);
+    await sleep(1000);
+    const pids = serverPids(host.child.pid as number);
+    const bytes0 = await page.evaluate(() =>
+      (window as unknown as { bytesReceived(): Promise<number> }).bytesReceived(),
+    );
+    const cpu0 = pids.reduce((sum, pid) => sum + cpu(pid), 0);
+    const t0 = performance.now();
+    await sleep(SCROLL_SECONDS * 1000);
+    const bytes1 = await page.evaluate(() =>
+      (window as unknown as { bytesReceived(): Promise<number> }).bytesReceived(),
+    );
+    const cpu1 = pids.reduce((sum, pid) => sum + cpu(pid), 0);
+    const secs = (performance.now() - t0) / 1000;
+    return {
+      k2p: { median: median(samples), p95: quantile(samples, 0.95), n: samples.length },
+      mbps: ((bytes1 - bytes0) * 8) / secs / 1e6,
+      cores: (cpu1 - cpu0) / secs,
+    };
+  } finally {
+    await page.close();
+    await host.stop();
+  }
+}
+
+interface NoVnc {
+  k2p: { median: number; p95: number };
+  scroll: { wsPayloadMbps: number; serverCores: number };
+}
+
+function runNoVnc(): NoVnc | null {
+  const peer = process.env.STREAMGATE_NOVNC_PEER;
+  if (!peer) return null;
+  const json = path.join(tmpdir(), `novnc-${process.pid}.json`);
+  const run = spawnSync(
+    process.execPath,
+    [peer, `--trials=${TRIALS}`, `--scroll-secs=${SCROLL_SECONDS}`, `--json=${json}`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (run.status !== 0) throw new Error('the noVNC peer failed');
+  return JSON.parse(readFileSync(json, 'utf8')) as NoVnc;
+}
+
+async function main() {
+  const novnc = runNoVnc();
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const small = await measureHost(browser, 960, 540, TRIALS);
+    const large = await measureHost(browser, 1280, 720, 0);
+    const f = (n: number | undefined, d = 1) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(d));
+    const ratio = (a: number, b: number | undefined) => (b ? (a / b).toFixed(2) : '-');
+    console.log(
+      `\nDisplay host against noVNC, xterm at 960x540 (${small.k2p.n} keys, ${SCROLL_SECONDS} s of scrolling)`,
+    );
+    console.log('measure                                   display host   noVNC   ratio   target');
+    console.log(
+      `key to photon median (ms)                 ${f(small.k2p.median).padStart(12)} ${f(novnc?.k2p.median).padStart(7)} ${ratio(small.k2p.median, novnc?.k2p.median).padStart(7)}   <= 1`,
+    );
+    console.log(
+      `key to photon p95 (ms)                    ${f(small.k2p.p95).padStart(12)} ${f(novnc?.k2p.p95).padStart(7)} ${ratio(small.k2p.p95, novnc?.k2p.p95).padStart(7)}`,
+    );
+    console.log(
+      `bandwidth while scrolling (Mbit/s)        ${f(small.mbps, 2).padStart(12)} ${f(novnc?.scroll.wsPayloadMbps, 2).padStart(7)} ${ratio(small.mbps, novnc?.scroll.wsPayloadMbps).padStart(7)}   <= 0.33`,
+    );
+    console.log(
+      `server CPU while scrolling (cores)        ${f(small.cores, 2).padStart(12)} ${f(novnc?.scroll.serverCores, 2).padStart(7)} ${ratio(small.cores, novnc?.scroll.serverCores).padStart(7)}   <= 1`,
+    );
+    console.log(
+      `display host CPU at 1280x720 30 fps, scrolling (cores): ${f(large.cores, 2)} (target <= 0.6)`,
+    );
+    if (!novnc) console.log('noVNC: not measured (set STREAMGATE_NOVNC_PEER to its novnc.mjs to compare)');
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

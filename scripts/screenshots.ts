@@ -1,0 +1,150 @@
+/**
+ * `npm run screenshots`: pictures of each main page of the portal, taken from the real stack (the service with
+ * the repository's catalog.yaml, the built portal, a real session of the sample application) in headless
+ * Chromium, saved under docs/screenshots/ for the README. Run it after a change that shows, and commit the
+ * pictures with the change.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { startStack, type Stack } from '../e2e/support/stack';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, 'docs', 'screenshots');
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+
+/** One picture: where to go, what must show first, and the window. */
+interface Shot {
+  name: string;
+  path: (session: string) => string;
+  ready: (page: Page) => Promise<void>;
+  viewport?: { width: number; height: number };
+  theme?: 'light' | 'dark';
+}
+
+const visible = (page: Page, role: Parameters<Page['getByRole']>[0], name: string | RegExp) =>
+  page.getByRole(role, { name }).first().waitFor({ state: 'visible', timeout: 30_000 });
+
+const shots: Shot[] = [
+  {
+    name: 'catalog',
+    path: () => '/apps',
+    ready: (page) => visible(page, 'link', 'USD Viewer'),
+  },
+  {
+    name: 'application',
+    path: () => '/apps/usd-viewer',
+    ready: (page) => visible(page, 'region', /^Profiles of/),
+  },
+  {
+    name: 'launch',
+    path: () => '/launch?app=usd-viewer&profile=light',
+    ready: (page) => visible(page, 'button', 'Review'),
+  },
+  {
+    name: 'viewer',
+    path: (session) => `/sessions/${session}`,
+    ready: async (page) => {
+      await page.getByTestId('player-state').filter({ hasText: 'Playing' }).waitFor({ timeout: 30_000 });
+      await page.getByLabel('Stage URL').fill('omniverse://example/warehouse.usd');
+      await page.getByRole('button', { name: 'Open stage' }).click();
+      await page
+        .getByRole('list', { name: 'Message log' })
+        .getByText('Received openedStageResult')
+        .waitFor({ timeout: 30_000 });
+      // A second of video: the picture has settled at the window's size.
+      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1);
+    },
+    theme: 'dark',
+  },
+  {
+    name: 'sessions',
+    path: () => '/sessions',
+    ready: (page) => visible(page, 'link', /^Open viewer of/),
+  },
+  {
+    name: 'profiles',
+    path: () => '/admin/profiles',
+    ready: async (page) => {
+      await visible(page, 'table', 'Profile availability');
+      await page
+        .getByLabel(/: ok, resolves$/)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await page.getByRole('progressbar').waitFor({ state: 'detached', timeout: 30_000 });
+    },
+  },
+  {
+    name: 'settings',
+    path: () => '/settings',
+    ready: (page) => visible(page, 'button', 'Test connection'),
+  },
+  {
+    name: 'phone-catalog',
+    path: () => '/apps',
+    ready: (page) => visible(page, 'link', 'USD Viewer'),
+    viewport: phone,
+  },
+];
+
+/** A session of the sample application (USD Viewer stands in), running, for the viewer and the list. */
+async function startSession(stack: Stack): Promise<string> {
+  const res = await fetch(`${stack.apiURL}/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'usd-viewer', profile: 'light' }),
+  });
+  if (res.status !== 200 && res.status !== 202) throw new Error(`POST /stream answered ${res.status}`);
+  const { id } = (await res.json()) as { id: string };
+  for (let i = 0; i < 300; i++) {
+    if ((await fetch(`${stack.apiURL}/stream/${id}`)).status === 200) return id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('The session was not ready within 30 s.');
+}
+
+async function take(browser: Browser, stack: Stack, session: string, shot: Shot): Promise<string> {
+  const context = await browser.newContext({ viewport: shot.viewport ?? desktop, colorScheme: shot.theme });
+  await context.addInitScript(
+    (theme) => localStorage.setItem('streamgate.theme', theme),
+    shot.theme ?? 'light',
+  );
+  try {
+    const page = await context.newPage();
+    await page.goto(`${stack.baseURL}${shot.path(session)}`);
+    await shot.ready(page);
+    // The top of the page, no focus ring, and the pointer off every control, so that no tooltip shows.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      window.scrollTo(0, 0);
+    });
+    await page.mouse.move(0, (shot.viewport ?? desktop).height - 1);
+    const file = path.join(out, `${shot.name}.png`);
+    await page.screenshot({ path: file, fullPage: false, animations: 'disabled' });
+    return file;
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<void> {
+  await mkdir(out, { recursive: true });
+  // The marks strip is for tests; a picture for people shows the application as they see it.
+  const stack = await startStack({ env: { STREAMGATE_TEST_MARKS: '0' } });
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch(chromiumLaunchOptions);
+    const session = await startSession(stack);
+    for (const shot of shots) {
+      const file = await take(browser, stack, session, shot);
+      console.log(`wrote ${path.relative(root, file)}`);
+    }
+  } finally {
+    await browser?.close();
+    await stack.stop();
+  }
+}
+
+await main();
