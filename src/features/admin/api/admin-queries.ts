@@ -9,6 +9,7 @@ export const adminQueries = {
    * result, and a run reports to the listener of the component that started it.
    */
   profileReport: (onProgress?: CheckProgressListener) =>
+    // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the listener does not change the result
     queryOptions({
       queryKey: [...adminQueries.all(), 'profiles'] as const,
       queryFn: ({ signal }) => checkProfiles(signal, onProgress),
