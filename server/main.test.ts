@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../e2e/support/ports.ts';
-import { standInCatalog, startTestApp } from './test-support.ts';
+import { standInCatalog, startTestApp } from './testing/test-support.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORTS = { first: 48240, last: 48259 };

@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import { TokenStore } from '../auth/tokens.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
 import { createSessionManager } from '../sessions/manager.ts';
-import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../test-support.ts';
+import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../testing/test-support.ts';
 
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({

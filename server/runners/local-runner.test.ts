@@ -8,7 +8,7 @@ import {
   standInRequest,
   tempDataDir,
   waitFor,
-} from '../sessions/test-support.ts';
+} from '../testing/session-support.ts';
 import { buildCommand, launchApplication, logPath } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 

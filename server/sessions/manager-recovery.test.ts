@@ -15,7 +15,7 @@ import {
   tempDataDir,
   testOptions,
   waitFor,
-} from './test-support.ts';
+} from '../testing/session-support.ts';
 import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
 
 // This file's ports: 48050-48099.
@@ -47,7 +47,7 @@ async function crashedService(
     [
       '--import',
       'tsx',
-      'server/sessions/crash-host.ts',
+      'server/testing/crash-host.ts',
       JSON.stringify(options),
       JSON.stringify(flags),
       String(readyCount),

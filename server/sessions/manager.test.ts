@@ -4,9 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind } from './port-pool.ts';
-import { useManagerHarness } from './manager-harness.ts';
+import { useManagerHarness } from '../testing/manager-harness.ts';
 import { createSessionManager } from './manager.ts';
-import { freeBlock, sessionProcesses, standInRequest, testOptions, waitFor } from './test-support.ts';
+import {
+  freeBlock,
+  sessionProcesses,
+  standInRequest,
+  testOptions,
+  waitFor,
+} from '../testing/session-support.ts';
 import { QueueFullError } from './types.ts';
 
 // This file's ports: 48000-48049.

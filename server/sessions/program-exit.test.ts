@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionManager } from './manager.ts';
-import { standInRequest, tearDown, tempDataDir, testOptions, waitFor } from './test-support.ts';
+import { standInRequest, tearDown, tempDataDir, testOptions, waitFor } from '../testing/session-support.ts';
 import type { SessionManager } from './types.ts';
 
 // This file's ports: 48400-48409.

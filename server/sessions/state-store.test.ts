@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateStore, type StoreOptions } from './state-store.ts';
-import { removeDir, tempDataDir } from './test-support.ts';
+import { removeDir, tempDataDir } from '../testing/session-support.ts';
 
 let dir: string | undefined;
 afterEach(async () => {

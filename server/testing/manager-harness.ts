@@ -4,9 +4,9 @@
  * left of the processes the test saw.
  */
 import { afterEach } from 'vitest';
-import { createSessionManager } from './manager.ts';
-import { tearDown, tempDataDir, testOptions, waitFor } from './test-support.ts';
-import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
+import { createSessionManager } from '../sessions/manager.ts';
+import { tearDown, tempDataDir, testOptions, waitFor } from './session-support.ts';
+import type { SessionManager, SessionManagerOptions, SessionRecord } from '../sessions/types.ts';
 
 export interface ManagerHarness {
   setup(overrides?: Partial<SessionManagerOptions>): Promise<SessionManager>;

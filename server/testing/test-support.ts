@@ -6,13 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
-import { hashToken, TokenStore } from './auth/tokens.ts';
-import { parseCatalog } from './catalog/load-catalog.ts';
-import type { ServiceConfig } from './config.ts';
-import { createSessionManager } from './sessions/manager.ts';
-import { standInCommand, testOptions } from './sessions/test-support.ts';
-import type { SessionManager, SessionManagerOptions } from './sessions/types.ts';
+import { buildApp } from '../app.ts';
+import { hashToken, TokenStore } from '../auth/tokens.ts';
+import { parseCatalog } from '../catalog/load-catalog.ts';
+import type { ServiceConfig } from '../config.ts';
+import { createSessionManager } from '../sessions/manager.ts';
+import { standInCommand, testOptions } from './session-support.ts';
+import type { SessionManager, SessionManagerOptions } from '../sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
 export function standInCatalog(flags: string[] = []): string {

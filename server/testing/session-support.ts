@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
-import { canBind } from './port-pool.ts';
+import { canBind } from '../sessions/port-pool.ts';
 import type { ProfileSettings } from '../catalog/model.ts';
-import type { SessionManager, SessionManagerOptions, SessionRequest } from './types.ts';
+import type { SessionManager, SessionManagerOptions, SessionRequest } from '../sessions/types.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,
@@ -30,7 +30,7 @@ export function standInCommand(flags: string[] = []): string[] {
     process.execPath,
     '--import',
     'tsx',
-    'server/runners/stand-in.ts',
+    'server/testing/stand-in.ts',
     '--session-id',
     '{session_id}',
     '--signaling-port',

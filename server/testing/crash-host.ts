@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PersistedSession } from './saved-session.ts';
-import { createSessionManager } from './manager.ts';
-import { standInRequest } from './test-support.ts';
-import type { SessionManagerOptions, SessionRecord } from './types.ts';
+import type { PersistedSession } from '../sessions/saved-session.ts';
+import { createSessionManager } from '../sessions/manager.ts';
+import { standInRequest } from './session-support.ts';
+import type { SessionManagerOptions, SessionRecord } from '../sessions/types.ts';
 
 const [optionsText, flagsText, readyText] = process.argv.slice(2);
 const options = JSON.parse(optionsText ?? '{}') as SessionManagerOptions;
