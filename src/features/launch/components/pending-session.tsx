@@ -1,14 +1,12 @@
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
-import { forgetSession } from '../../../lib/session-history';
-import { deleteSession } from '../../../lib/api/delete-session';
-import { sessionQueries } from '../../../lib/queries/session-queries';
+import { useEndSession } from '../../../lib/queries/use-end-session';
 import { isTransientFailure, launchQueries } from '../api/launch-queries';
 
 /** A session being prepared: its phase and message, polled until ready (then the viewer opens) or failed. */
@@ -16,17 +14,7 @@ export function PendingSession({ id }: { id: string }) {
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const session = useQuery(launchQueries.session(id));
-  const cancel = useMutation({
-    mutationFn: () => deleteSession(id),
-    onSuccess: () => {
-      forgetSession(id);
-      queryClient.removeQueries({ queryKey: launchQueries.session(id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
-      const next = new URLSearchParams(params);
-      next.delete('session');
-      setParams(next);
-    },
-  });
+  const cancel = useEndSession();
 
   if (session.data?.status.condition === 'ready') return <Navigate to={`/sessions/${id}`} replace />;
   // A restarting service or a lost network: polling goes on, and the session is probably still waiting.
@@ -69,7 +57,14 @@ export function PendingSession({ id }: { id: string }) {
         <Button
           variant="outlined"
           color="error"
-          onClick={() => cancel.mutate()}
+          onClick={() =>
+            cancel.mutate(id, {
+              onSuccess: () => {
+                queryClient.removeQueries({ queryKey: launchQueries.session(id).queryKey });
+                back();
+              },
+            })
+          }
           disabled={cancel.isPending}
           sx={{ alignSelf: 'start' }}
         >

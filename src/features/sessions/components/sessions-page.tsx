@@ -1,32 +1,23 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { useNarrow } from '../../../components/use-narrow';
-import { forgetSession } from '../../../lib/session-history';
-import { deleteSession } from '../../../lib/api/delete-session';
+import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { sessionQueries } from '../../../lib/queries/session-queries';
-import { EndSessionDialog } from './end-session-dialog';
+import { useEndSession } from '../../../lib/queries/use-end-session';
 import { SessionCards, SessionTable } from './session-list';
 
 /** The caller's sessions: what runs, its state and age, open the viewer, end one after confirming. */
 export function SessionsPage() {
-  const queryClient = useQueryClient();
   const sessions = useQuery(sessionQueries.list());
   const narrow = useNarrow();
   const [ending, setEnding] = useState<string | undefined>();
-  const end = useMutation({
-    mutationFn: deleteSession,
-    onSuccess: (_v, id) => {
-      forgetSession(id);
-      setEnding(undefined);
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
-    },
-  });
+  const end = useEndSession();
   const rows = sessions.data?.rows ?? [];
   const List = narrow ? SessionCards : SessionTable;
 
@@ -39,7 +30,6 @@ export function SessionsPage() {
       {sessions.isError && !sessions.data && (
         <ErrorAlert error={sessions.error} onRetry={() => void sessions.refetch()} />
       )}
-      {end.isError && <ErrorAlert error={end.error} what="This session" />}
       {sessions.data?.source === 'browser' && (
         <Alert severity="info" sx={{ mb: 2 }}>
           This service does not list sessions; these are the sessions started from this browser.
@@ -54,12 +44,22 @@ export function SessionsPage() {
           to start one.
         </Typography>
       )}
-      {rows.length > 0 && <List rows={rows} now={Date.now()} onEnd={setEnding} />}
+      {rows.length > 0 && (
+        <List
+          rows={rows}
+          now={Date.now()}
+          onEnd={(id) => {
+            end.reset();
+            setEnding(id);
+          }}
+        />
+      )}
       <EndSessionDialog
         sessionId={ending}
         ending={end.isPending}
+        error={end.error}
         onCancel={() => setEnding(undefined)}
-        onConfirm={() => ending && end.mutate(ending)}
+        onConfirm={() => ending && end.mutate(ending, { onSuccess: () => setEnding(undefined) })}
       />
     </>
   );

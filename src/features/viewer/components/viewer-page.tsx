@@ -6,22 +6,21 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { describeError } from '../../../lib/error-text';
 import type { KeyboardCapture } from '../../../player/input/input-controller';
 import { Player } from '../../../player/player';
 import type { MessageRecord, PlayerState } from '../../../player/player-types';
 import type { StatsSample } from '../../../player/stats/stats-sample';
-import { deleteSession } from '../../../lib/api/delete-session';
 import { lookupSession } from '../api/lookup-session';
 import type { WatchLinkData } from '../api/watch-link';
 import { launchLabel } from '../../../lib/launch-label';
 import { sessionQueries } from '../../../lib/queries/session-queries';
+import { useEndSession } from '../../../lib/queries/use-end-session';
+import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
-import { EndSessionDialog } from './end-session-dialog';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { ClipboardPanel } from './clipboard-panel';
 import { MessagesPanel } from './messages-panel';
@@ -109,15 +108,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   }, []);
   useViewerShortcuts({ toggleStats: () => setShowStats((s) => !s), toggleFullscreen });
 
-  const end = useMutation({
-    mutationFn: () => deleteSession(sessionId),
-    onSuccess: () => {
-      setConfirmEnd(false);
-      playerRef.current?.markEnded('This session has ended.');
-      // The list only: the heading keeps the name of what ran.
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
-    },
-  });
+  const end = useEndSession();
 
   const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(state.kind);
   const ended = state.kind === 'ended';
@@ -209,11 +200,19 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
         send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
       />
       <EndSessionDialog
-        open={confirmEnd}
-        busy={end.isPending}
-        error={end.isError ? describeError(end.error, 'This session') : undefined}
+        sessionId={confirmEnd ? sessionId : undefined}
+        ending={end.isPending}
+        error={end.error}
+        hint="To leave it running, use Disconnect instead."
         onCancel={() => setConfirmEnd(false)}
-        onConfirm={() => end.mutate()}
+        onConfirm={() =>
+          end.mutate(sessionId, {
+            onSuccess: () => {
+              setConfirmEnd(false);
+              playerRef.current?.markEnded('This session has ended.');
+            },
+          })
+        }
       />
     </Stack>
   );
