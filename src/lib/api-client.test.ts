@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { api, http, HttpResponse, server } from '../test/server';
 import {
   ApiError,
-  connectionInfo,
   getApiClients,
   normaliseDetail,
   normaliseList,
@@ -73,7 +72,7 @@ describe('api client', { timeout: 30_000 }, () => {
     expect(normaliseList([3])).toEqual({ count: 1, items: [3] });
   });
 
-  it('accepts routes[host] as an array or as {routes: [...]} and finds the ports to dial', () => {
+  it('accepts routes[host] as an array or as {routes: [...]}', () => {
     const routes = [
       { description: 'signaling', protocol: 'TCP', source_port: 31000, destination_port: 49100 },
       { description: 'media', protocol: 'UDP', source_port: 31001, destination_port: 47998 },
@@ -81,12 +80,10 @@ describe('api client', { timeout: 30_000 }, () => {
     const status = { condition: 'ready' as const, message: '', status: true };
     const wrapped = normaliseSession({ id: 'x', status, routes: { 'gpu.example.com': { routes } } as never });
     expect(wrapped.routes).toEqual({ 'gpu.example.com': routes });
-    expect(connectionInfo({ id: 'x', status, routes: { '10.0.0.2': routes } })).toEqual({
-      host: '10.0.0.2',
-      signalingPort: 31000,
-      mediaPort: 31001,
+    expect(normaliseSession({ id: 'x', status, routes: { '10.0.0.2': routes } }).routes).toEqual({
+      '10.0.0.2': routes,
     });
-    expect(connectionInfo({ id: 'x', status })).toBeUndefined();
+    expect(normaliseSession({ id: 'x', status })).not.toHaveProperty('routes');
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {

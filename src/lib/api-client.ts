@@ -7,6 +7,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../api/schema';
 import { getConfig, getConfigRevision, resolveBaseUrl, type PortalConfig } from './config';
+import { normaliseRoutes } from '../player/routes/parse-routes';
 import { watchedFetch } from './service-status';
 
 type Schemas = components['schemas'];
@@ -189,45 +190,10 @@ export function normaliseList<T>(body: unknown): ListEnvelope<T> {
   return out;
 }
 
-/** Accepts `routes[host]` as an array or as `{routes: [...]}` and returns the array form. */
-export function normaliseRoutes(routes: unknown): Record<string, Route[]> | undefined {
-  if (routes === null || typeof routes !== 'object') return undefined;
-  const out: Record<string, Route[]> = {};
-  for (const [host, value] of Object.entries(routes as Record<string, unknown>)) {
-    if (Array.isArray(value)) out[host] = value as Route[];
-    else if (
-      value !== null &&
-      typeof value === 'object' &&
-      Array.isArray((value as { routes?: unknown }).routes)
-    ) {
-      out[host] = (value as { routes: Route[] }).routes;
-    }
-  }
-  return out;
-}
-
 /** A session body with its routes in array form. */
 export function normaliseSession(body: Session): Session {
-  const routes = normaliseRoutes(body.routes);
+  // The player's reading of routes is the only one; the service's Route objects pass through it whole.
+  const routes = normaliseRoutes(body.routes) as Record<string, Route[]> | undefined;
   const { routes: _ignored, ...rest } = body;
   return routes ? { ...rest, routes } : rest;
-}
-
-/** What a player needs to connect: the route host and the two ports a client dials (`source_port`). */
-export interface ConnectionInfo {
-  host: string;
-  signalingPort: number;
-  mediaPort: number;
-}
-
-/** Picks the signaling and media routes of a ready session (undefined while it has none). */
-export function connectionInfo(session: Session): ConnectionInfo | undefined {
-  const routes = normaliseRoutes(session.routes);
-  for (const [host, list] of Object.entries(routes ?? {})) {
-    const signaling = list.find((r) => r.description.toLowerCase() === 'signaling');
-    const media = list.find((r) => r.description.toLowerCase() === 'media');
-    if (signaling && media)
-      return { host, signalingPort: signaling.source_port, mediaPort: media.source_port };
-  }
-  return undefined;
 }

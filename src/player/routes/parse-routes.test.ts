@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostPort, parseRoutes, RoutesError } from './parse-routes';
+import { hostPort, normaliseRoutes, parseRoutes, RoutesError } from './parse-routes';
 
 const signaling = { description: 'signaling', protocol: 'TCP', source_port: 49210, destination_port: 49210 };
 const media = { description: 'media', protocol: 'UDP', source_port: 47810, destination_port: 47811 };
@@ -36,6 +36,20 @@ describe('parseRoutes', () => {
     expect(() => parseRoutes({ h: [media] })).toThrow(/no signaling and media/);
     expect(() => parseRoutes({ h: [{ ...signaling, source_port: 'x' }, media] })).toThrow(RoutesError);
     expect(() => parseRoutes({ h: 'nonsense' })).toThrow(RoutesError);
+  });
+});
+
+describe('normaliseRoutes', () => {
+  it('gives every host its list of routes, whichever shape the service sent, and leaves out the rest', () => {
+    expect(normaliseRoutes({ a: [signaling], b: { routes: [media] }, c: 'nonsense', d: [1, media] })).toEqual(
+      {
+        a: [signaling],
+        b: [media],
+        d: [media],
+      },
+    );
+    expect(normaliseRoutes(undefined)).toBeUndefined();
+    expect(normaliseRoutes([signaling])).toBeUndefined();
   });
 });
 

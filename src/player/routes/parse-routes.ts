@@ -18,7 +18,8 @@ export class RoutesError extends Error {
   override readonly name = 'RoutesError';
 }
 
-interface RouteLike {
+/** One route as a session lists it; only `description` and `source_port` matter to a player. */
+export interface RouteLike {
   description?: unknown;
   source_port?: unknown;
 }
@@ -31,6 +32,20 @@ function routeList(value: unknown): RouteLike[] | undefined {
   if (Array.isArray(value)) return value.filter(isRecord);
   if (isRecord(value) && Array.isArray(value.routes)) return value.routes.filter(isRecord);
   return undefined;
+}
+
+/**
+ * The one reading of either shape of `routes`: each host with its list of routes (`{host: [route, ...]}`),
+ * a host whose value is neither shape left out. Undefined when `routes` is no object at all.
+ */
+export function normaliseRoutes(routes: unknown): Record<string, RouteLike[]> | undefined {
+  if (!isRecord(routes)) return undefined;
+  const out: Record<string, RouteLike[]> = {};
+  for (const [host, value] of Object.entries(routes)) {
+    const list = routeList(value);
+    if (list) out[host] = list;
+  }
+  return out;
 }
 
 function portOf(routes: RouteLike[], description: string): number | undefined {
@@ -49,9 +64,8 @@ export function parseRoutes(routes: unknown): StreamEndpoint {
   if (!isRecord(routes) || Object.keys(routes).length === 0) {
     throw new RoutesError('The session has no routes yet.');
   }
-  for (const [host, value] of Object.entries(routes)) {
-    const list = routeList(value);
-    if (!list || host.trim() === '') continue;
+  for (const [host, list] of Object.entries(normaliseRoutes(routes) ?? {})) {
+    if (host.trim() === '') continue;
     const signalingPort = portOf(list, 'signaling');
     const mediaPort = portOf(list, 'media');
     if (signalingPort !== undefined && mediaPort !== undefined) {
