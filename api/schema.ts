@@ -167,6 +167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What holds the GPUs, and what waits for them - extension
+         * @description Sessions holding a GPU (starting, ready or ending), warm applications kept started ahead of demand (`settings.warm` of a profile), and the queue, in all and per profile. Admins only.
+         */
+        get: operations["getCapacity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -240,6 +260,24 @@ export interface components {
             scope: "control" | "watch";
             /** @description Seconds the ticket lasts; never past the session's lifetime. */
             ttl_s?: number;
+        };
+        Capacity: {
+            /** @description Sessions that may hold a GPU at once. */
+            capacity: number;
+            /** @description People's sessions holding a GPU. */
+            running: number;
+            /** @description Warm applications holding a GPU. */
+            warm: number;
+            /** @description Sessions waiting for a GPU. */
+            queued: number;
+            by_profile: {
+                profile: components["schemas"]["Identifier"];
+                running: number;
+                queued: number;
+                warm: number;
+                /** @description Warm applications the catalog asks for, over every version the profile applies to. */
+                warm_target: number;
+            }[];
         };
         Ticket: {
             ticket: string;
@@ -773,6 +811,29 @@ export interface operations {
             410: components["responses"]["Gone"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getCapacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capacity figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capacity"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
             431: components["responses"]["HeadersTooLarge"];
         };
     };

@@ -65,7 +65,8 @@ function memoryManager(): SessionManager {
       return undefined;
     },
     activeCount: () => 0,
-    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0 }),
+    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 }),
+    capacity: () => ({ capacity: 1, running: 0, warm: 0, queued: 0, by_profile: [] }),
     async stop() {},
   };
 }

@@ -6,6 +6,7 @@ import fastifyCors from '@fastify/cors';
 import pino, { type DestinationStream } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TokenStore } from './auth/tokens.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { iconOrigins } from './catalog/icons.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
@@ -131,6 +132,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
       api.setValidatorCompiler(compileValidator);
       cfgRoutes(api, deps.catalog);
       streamRoutes(api, deps.catalog, deps.manager, config.publicHost, limiter, config.userLimit ?? null);
+      adminRoutes(api, deps.manager);
     },
     { prefix: '/api' },
   );

@@ -10,6 +10,7 @@ import { TokenStore, TokensError } from './auth/tokens.ts';
 import { CatalogError, loadCatalog } from './catalog/load-catalog.ts';
 import { ConfigError, loadConfig, portalOrigins } from './config.ts';
 import { logDestination } from './log-output.ts';
+import { warmTargets } from './catalog/queries.ts';
 import { createSessionManager } from './sessions/manager.ts';
 import type { SessionLogger } from './sessions/types.ts';
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
       failedRetentionMs: FAILED_RETENTION_MS,
       stopGraceMs: STOP_GRACE_MS,
       viewerOrigins: portalOrigins(config),
+      warm: warmTargets(catalog),
     },
     logger,
   );

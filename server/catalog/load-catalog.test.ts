@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CatalogError, loadCatalog, parseCatalog } from './load-catalog.ts';
 import { DEFAULT_SETTINGS } from './model.ts';
-import { filterApps, findApp, latestVersion, profilesFor, splitTags } from './queries.ts';
+import { filterApps, findApp, latestVersion, profilesFor, splitTags, warmTargets } from './queries.ts';
 
 const base = `applications:
   - id: viewer
@@ -151,6 +151,26 @@ profiles: []
       '        description: Nine.\n        launch: {display: {command: []}}',
     );
     expect(errorOf(empty)).toMatch(/"command" must name a program/);
+  });
+
+  it('keeps `warm` applications for every version a warm profile applies to, wildcards expanded', () => {
+    const warm = parseCatalog(
+      base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, warm: 2}'),
+      'cat.yaml',
+    );
+    expect(
+      warmTargets(warm).map((t) => [t.target.app.id, t.target.version, t.target.profile.id, t.count]),
+    ).toEqual([['viewer', '1.10.0', 'ten', 2]]);
+    const everything = parseCatalog(
+      base.replace('versions: ["*"]', 'versions: ["*"]\n    settings: {warm: 1}'),
+      'cat.yaml',
+    );
+    // Every version of every application: early's three previews and viewer's five.
+    expect(warmTargets(everything)).toHaveLength(8);
+    expect(warmTargets(catalog)).toEqual([]);
+    expect(errorOf(base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, warm: -1}'))).toMatch(
+      /"warm" must be a whole number/,
+    );
   });
 
   it('refuses two versions of equal precedence', () => {

@@ -181,7 +181,7 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
 function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
   if (value === undefined) return { ...DEFAULT_SETTINGS };
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
-  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers']);
+  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers', 'warm']);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
   const height = c.integer(obj, 'height', path, 16, 4320, d.height);
@@ -195,6 +195,7 @@ function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings 
     maxLifetimeMs: c.integer(obj, 'max_lifetime_min', path, 1, 10_080, d.maxLifetimeMs / 60_000) * 60_000,
     idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
     maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
+    warm: c.integer(obj, 'warm', path, 0, 16, d.warm),
   };
   return settings;
 }

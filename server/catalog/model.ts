@@ -35,6 +35,8 @@ export interface ProfileSettings {
   idleTimeoutMs: number;
   /** Viewers of one session at once (catalog `max_viewers`, default 8). */
   maxViewers: number;
+  /** Applications kept started and ready for each version the profile applies to (CONTRACT §16, default 0). */
+  warm: number;
 }
 
 export interface CatalogVersion {
@@ -96,6 +98,7 @@ export const DEFAULT_SETTINGS: ProfileSettings = {
   maxLifetimeMs: 180 * 60_000,
   idleTimeoutMs: 10 * 60_000,
   maxViewers: 8,
+  warm: 0,
 };
 
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -123,3 +123,28 @@ export function resolveLaunch(catalog: Catalog, choice: LaunchChoice): LaunchTar
     ...(version.launch ? { launch: version.launch } : {}),
   };
 }
+
+/** A launch kept warm: what to start, and how many of it (CONTRACT §16). */
+export interface WarmTarget {
+  target: LaunchTarget;
+  count: number;
+}
+
+/**
+ * Every (application, version, profile) a profile with `warm: N` applies to, wildcards expanded over the
+ * catalog, in catalog order (profiles, then applications, newest version first): the order they are filled.
+ */
+export function warmTargets(catalog: Catalog): WarmTarget[] {
+  const targets: WarmTarget[] = [];
+  for (const profile of catalog.profiles) {
+    if (profile.settings.warm <= 0) continue;
+    for (const app of catalog.apps) {
+      for (const version of app.versions) {
+        if (!profileApplies(profile, app.id, version.version)) continue;
+        const target = resolveLaunch(catalog, { id: app.id, version: version.version, profile: profile.id });
+        targets.push({ target, count: profile.settings.warm });
+      }
+    }
+  }
+  return targets;
+}

@@ -79,6 +79,6 @@ describe('POST /api/stream arguments limits', () => {
         type: 'value_error',
       },
     ]);
-    expect(t.manager.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(t.manager.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
   });
 });

@@ -39,3 +39,31 @@ describe('GET /metrics', () => {
     expect(answer.body).toContain('streamgate_queue_length');
   });
 });
+
+describe('GET /api/admin/capacity', () => {
+  it('answers only admins, with the capacity, what holds it and what waits', async () => {
+    const get = (headers: Record<string, string> = {}) =>
+      withTokens.app.inject({ url: '/api/admin/capacity', headers });
+    const refused = await get(bearer('alice'));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      detail: 'The capacity figures are for administrators; use a token with the admin role.',
+    });
+    const allowed = await get(bearer('ada'));
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json()).toEqual({
+      capacity: expect.any(Number),
+      running: 0,
+      warm: 0,
+      queued: 0,
+      by_profile: [],
+    });
+    const post = await withTokens.app.inject({
+      method: 'POST',
+      url: '/api/admin/capacity',
+      headers: bearer('ada'),
+    });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+});

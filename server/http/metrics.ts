@@ -14,7 +14,7 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
   if (processMetrics) collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'streamgate_sessions',
-    help: 'Sessions by state.',
+    help: 'Sessions by state; warm: applications started ahead of demand, not yet claimed.',
     labelNames: ['state'],
     registers: [registry],
     collect() {
@@ -22,6 +22,7 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
       this.set({ state: 'pending' }, counts.pending);
       this.set({ state: 'ready' }, counts.ready);
       this.set({ state: 'failed' }, counts.failed);
+      this.set({ state: 'warm' }, counts.warm);
     },
   });
   new Gauge({

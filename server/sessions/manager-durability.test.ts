@@ -75,7 +75,7 @@ describe('session manager: durable creation', () => {
     expect(error.message).toBe(
       'The service cannot save sessions right now (the data directory cannot be written); try again later.',
     );
-    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
     expect(m.list(null, 0, 10).count).toBe(0);
     await unblock();
     const next = await m.create(standInRequest());

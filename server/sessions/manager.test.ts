@@ -41,7 +41,7 @@ describe('session manager', () => {
     expect(isAlive(created.pid!)).toBe(false);
     // The whole process group is stopped, not only its leader.
     expect(isAlive(childPid)).toBe(false);
-    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
   });
 
   it('runs at most `capacity` sessions, queues the rest first in first out, and refuses past the queue limit', async () => {
@@ -160,7 +160,7 @@ describe('session manager', () => {
     for (const pid of [a.pid!, b.pid!, childPid]) expect(isAlive(pid)).toBe(false);
     expect(sessionProcesses(a.id)).toEqual([]);
     expect(m.get(queued.id)).toBeUndefined();
-    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
   });
 
   it('refuses settings that cannot work', () => {
@@ -190,6 +190,6 @@ describe('session manager', () => {
     await m.end(hasty.id);
     expect(m.get(hasty.id)).toBeUndefined();
     expect(sessionProcesses(hasty.id)).toEqual([]);
-    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0 });
+    expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
   });
 });

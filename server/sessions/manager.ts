@@ -2,7 +2,7 @@
  * The session machinery behind /stream. The manager schedules: a first-in-first-out queue in front of a
  * fixed number of GPUs, the sessions it holds (session.ts, each the owner of its own state), their
  * counts per owner and their durable state. The runner (session-runtime.ts) starts and watches the
- * applications; the restore (session-restore.ts) takes over those that outlived a restart.
+ * applications; the restore (session-restore.ts) takes over survivors of a restart; warm-pool.ts keeps some warm.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,10 +20,11 @@ import { probeAdoptedStarting, restoreSessions, type RestoreContext } from './se
 import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
+import { capacityReport, sessionCounts } from './capacity.ts';
+import { WarmPool } from './warm-pool.ts';
 import {
   QueueFullError,
   StateWriteError,
-  type SessionCounts,
   type SessionLogger,
   type SessionManager,
   type SessionManagerOptions,
@@ -76,6 +77,17 @@ export function createSessionManager(
     end,
     stopLater,
   });
+  const warmPool = new WarmPool(options.warm, {
+    sessions: () => sessions.values(),
+    hasFreeGpu,
+    startWarm(request) {
+      const session = Session.create(request, ++seq, onEvent, true);
+      sessions.set(session.id, session);
+      changed(session);
+      session.launching = runtime.launch(session);
+    },
+    end,
+  });
   const restoreContext: RestoreContext = {
     publicHost: options.publicHost,
     pool,
@@ -98,13 +110,18 @@ export function createSessionManager(
         // Nothing saved changes until the process is gone.
         return;
       case 'ready':
-        logger.info({ sessionId }, session.record.message);
+        if (session.warm) warmPool.ready(session);
+        logger.info({ sessionId, warm: session.warm || undefined }, session.record.message);
+        break;
+      case 'claimed':
+        logger.info({ sessionId }, `Handed a warm ${label(session.request)} to its session`);
         break;
       case 'failed':
         pool.release(event.released.ports);
         if (event.released.pid !== undefined) stopLater(event.released.pid);
-        logger.warn({ sessionId }, event.reason);
-        forgetLater(session);
+        logger.warn({ sessionId, warm: session.warm || undefined }, event.reason);
+        if (session.warm) warmPool.failed(session);
+        else forgetLater(session);
         pump();
         break;
       case 'gone':
@@ -116,36 +133,30 @@ export function createSessionManager(
     changed(session);
   }
 
-  /**
-   * Whether fewer than `capacity` sessions hold a GPU. It stops counting at `capacity`: it runs on
-   * every create, and with a full set of GPUs the holders are usually among the first sessions.
-   */
+  /** Whether fewer than `capacity` sessions hold a GPU; it stops counting at `capacity` (it runs on every create). */
   function hasFreeGpu(): boolean {
     let count = 0;
-    for (const session of sessions.values()) {
-      if (session.phase === 'starting' || session.phase === 'ready' || session.phase === 'ending') {
-        if (++count >= options.capacity) return false;
-      }
-    }
+    for (const session of sessions.values())
+      if (session.holdsGpu && ++count >= options.capacity) return false;
     return true;
   }
 
-  /**
-   * Something about a session (or all of them) changed: it goes into the next write, which nobody waits
-   * for (a failed write is logged, and the next one holds the whole state). Only create() waits for
-   * its write: an accepted session is on disk before it is answered.
-   */
+  /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
   function changed(session: Session | 'all'): void {
     if (session === 'all') owners.recount();
     else owners.update(session);
     store.note(session === 'all' ? 'all' : session.id);
   }
 
+  /** Starts queued sessions while GPUs are free; then warm ones give way to those still waiting, or are filled up. */
   function pump(): void {
-    while (!stopped && !restoring && queue.length > 0 && hasFreeGpu()) {
+    if (stopped || restoring) return;
+    while (queue.length > 0 && hasFreeGpu()) {
       const session = queue.shift();
       if (session) session.launching = runtime.launch(session);
     }
+    if (queue.length > 0) warmPool.giveWay(queue.length);
+    else warmPool.fill();
   }
 
   /** Stops what is left of a process group in the background; stop() waits for it. */
@@ -162,6 +173,25 @@ export function createSessionManager(
       if (sessions.get(session.id) === session && session.phase === 'failed') session.gone();
     }, delay);
     session.forgetTimer.unref();
+  }
+
+  /** A session the API may show: not a warm one, which is nobody's yet. */
+  function visible(session: Session | undefined): Session | undefined {
+    return session?.warm ? undefined : session;
+  }
+
+  /** A session just created or claimed: on disk before it is answered, then given a short wait for readiness. */
+  async function accepted(session: Session) {
+    try {
+      await store.save(session.id);
+    } catch (error) {
+      await end(session.id);
+      throw new StateWriteError(error as Error);
+    }
+    // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast
+    // start: answering pending at once is honest, and spares a timer per request.
+    if (options.readyWaitMs > 0 && session.phase !== 'queued') await session.settled(options.readyWaitMs);
+    return session.toRecord(queue);
   }
 
   async function end(id: string): Promise<void> {
@@ -200,12 +230,18 @@ export function createSessionManager(
       await probeAdoptedStarting(restored.adoptedStarting, restoreContext);
       pump();
       changed('all');
-      ticker = setInterval(() => runtime.tick(sessions.values()), options.healthPollMs);
+      ticker = setInterval(() => {
+        runtime.tick(sessions.values());
+        // Warm applications held back after a failure are started again once their wait is over.
+        pump();
+      }, options.healthPollMs);
       ticker.unref();
     },
 
     async create(request) {
       if (stopped) throw new Error('The session service is stopping.');
+      const warm = warmPool.claim(request);
+      if (warm) return accepted(warm);
       const startsNow = queue.length === 0 && hasFreeGpu();
       if (!startsNow && queue.length >= options.queueLimit)
         throw new QueueFullError(options.retryAfterSeconds);
@@ -214,24 +250,14 @@ export function createSessionManager(
       owners.update(session);
       queue.push(session);
       pump();
-      try {
-        // Accepted means on disk: a crash right after the answer must not lose the session.
-        await store.save(session.id);
-      } catch (error) {
-        await end(session.id);
-        throw new StateWriteError(error as Error);
-      }
-      // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast
-      // start: answering pending at once is honest, and spares a timer per request.
-      if (options.readyWaitMs > 0 && session.phase !== 'queued') await session.settled(options.readyWaitMs);
-      return session.toRecord(queue);
+      return accepted(session);
     },
 
-    get: (id) => sessions.get(id)?.toRecord(queue),
+    get: (id) => visible(sessions.get(id))?.toRecord(queue),
 
     list(owner, offset, limit) {
       const mine = [...sessions.values()]
-        .filter((session) => owner === null || session.record.owner === owner)
+        .filter((session) => !session.warm && (owner === null || session.record.owner === owner))
         .sort((a, b) => a.seq - b.seq);
       const page = mine.slice(offset, offset + limit);
       // Places in the queue found in one pass, not one search of the queue per record.
@@ -246,7 +272,7 @@ export function createSessionManager(
     activeCount: (owner) => owners.of(owner),
 
     async issueTicket(id, scope, ttlS) {
-      const session = sessions.get(id);
+      const session = visible(sessions.get(id));
       if (!session || session.phase === 'failed' || session.phase === 'ending' || !tickets) return undefined;
       const { settings } = session.request.profile;
       const began = session.startedAt ?? Date.parse(session.record.createdAt);
@@ -255,11 +281,9 @@ export function createSessionManager(
       return tickets.issue(id, scope, Math.min(wanted, left));
     },
 
-    counts(): SessionCounts {
-      const counts: SessionCounts = { pending: 0, ready: 0, failed: 0, queued: queue.length };
-      for (const session of sessions.values()) counts[session.record.state]++;
-      return counts;
-    },
+    counts: () => sessionCounts(sessions.values(), queue.length),
+
+    capacity: () => capacityReport(options.capacity, sessions.values(), queue, warmPool.byProfile()),
 
     async stop() {
       stopped = true;

@@ -13,5 +13,12 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
   if (!Number.isInteger(options.queueLimit) || options.queueLimit < 0) {
     throw new Error(`The queue limit must be a whole number of at least 0, not ${options.queueLimit}.`);
   }
-  return { readyPollMs: 100, healthPollMs: 2_000, retryAfterSeconds: 15, viewerOrigins: [], ...options };
+  return {
+    readyPollMs: 100,
+    healthPollMs: 2_000,
+    retryAfterSeconds: 15,
+    viewerOrigins: [],
+    warm: [],
+    ...options,
+  };
 }

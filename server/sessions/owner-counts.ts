@@ -12,9 +12,14 @@ export class OwnerCounts {
   /** `entries`: the manager's sessions by id; an entry no longer there is not counted. */
   constructor(private readonly entries: ReadonlyMap<string, Session>) {}
 
-  /** Counts `entry` while it is held and has not failed, and stops counting it otherwise. */
+  /** Counts `entry` while it is held, claimed and has not failed, and stops counting it otherwise. */
   update(entry: Session): void {
-    const live = entry.phase !== 'failed' && entry.phase !== 'gone' && this.entries.get(entry.id) === entry;
+    // A warm session is nobody's until it is claimed.
+    const live =
+      !entry.warm &&
+      entry.phase !== 'failed' &&
+      entry.phase !== 'gone' &&
+      this.entries.get(entry.id) === entry;
     if (live === this.counted.has(entry)) return;
     if (live) this.counted.add(entry);
     else this.counted.delete(entry);

@@ -15,6 +15,8 @@ export interface PersistedSession {
   startedAt?: number;
   /** Start time of the process (see process-group.ts), so that a reused pid is not taken for it. */
   startTicks?: string;
+  /** A warm application not yet claimed (CONTRACT §16). */
+  warm?: boolean;
 }
 
 /** A session as far as saving it goes: its saved form, and whether it waits in the queue. */

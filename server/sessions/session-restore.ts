@@ -99,6 +99,11 @@ function restoreOne(saved: PersistedSession, restored: Restored, context: Restor
   restored.lastSeq = Math.max(restored.lastSeq, saved.seq);
   const plan = planRestore(saved, Date.now(), context.failedRetentionMs);
   if (plan.kind === 'forget') return;
+  if (saved.warm && plan.kind !== 'adopt') {
+    // A warm application that no longer runs is nobody's loss: the pool starts another.
+    if (plan.kind === 'queue' && plan.strayPid !== undefined) context.stopLater(plan.strayPid);
+    return;
+  }
   const session = context.revive(saved);
   const { record, request } = session;
   context.hold(session);

@@ -180,8 +180,8 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       return;
     }
     entry.unhealthySince = undefined;
-    // An application that does not report viewers is never taken for idle.
-    if (health.viewers === undefined) return;
+    // An application that does not report viewers is never taken for idle, nor is a warm one.
+    if (health.viewers === undefined || entry.warm) return;
     if (health.viewers > 0) {
       entry.idleSince = undefined;
       return;

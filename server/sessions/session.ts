@@ -9,6 +9,7 @@
  *   queued, starting, ready ──fail──▶ failed ──(its retention over)──▶ gone
  *   starting, ready ──end──▶ ending ──(its process stopped)──▶ gone;  queued, failed ──(ended)──▶ gone
  *   read back after a restart: failed, or queued until `requeue` (no application) or `adopt` (one runs)
+ * A warm session (CONTRACT §16), started for nobody, goes through the same phases; `claim` hands it to a person.
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionPorts } from './port-pool.ts';
@@ -16,10 +17,7 @@ import type { PersistedSession } from './saved-session.ts';
 import { readyMessage, startingMessage, waitingMessage } from './session-messages.ts';
 import type { SessionRecord, SessionRequest } from './types.ts';
 
-/**
- * Finer than the API's states: `queued` and `starting` are both `pending` to callers; `ending` keeps its
- * GPU until the process is gone; `gone` is no longer held at all.
- */
+/** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
 export type Phase = 'queued' | 'starting' | 'ready' | 'ending' | 'failed' | 'gone';
 
 /** What a session gives back when it fails, ends or starts again: its ports, and its process group. */
@@ -34,6 +32,8 @@ export type SessionEvent =
   /** Its application was spawned: ports and process are on the record. */
   | { type: 'launched' }
   | { type: 'ready' }
+  /** A warm session was handed to a person: owner, request and creation time are theirs now. */
+  | { type: 'claimed' }
   | { type: 'failed'; reason: string; released: Held }
   | { type: 'ending' }
   | { type: 'gone'; released: Held };
@@ -44,7 +44,7 @@ const ignore: SessionListener = () => {};
 
 export class Session implements PersistedSession {
   readonly record: SessionRecord;
-  readonly request: SessionRequest;
+  request: SessionRequest;
   readonly seq: number;
   /** Ports allocated and process spawned (or failed to); ending waits for it before it stops anything. */
   launching?: Promise<void>;
@@ -53,16 +53,16 @@ export class Session implements PersistedSession {
   idleSince?: number;
   unhealthySince?: number;
   probing = false;
-  /** The manager's: when a failed session is forgotten. */
+  /** When a failed session is forgotten (the manager's). */
   forgetTimer?: NodeJS.Timeout;
-  // Written by the transitions below only; read through the getters.
+  // Written by the transitions only; read through the getters.
   private current: Phase;
   private started: number | undefined;
   private ticks: string | undefined;
   private launches = 0;
   private retries = 0;
   private takenOver = false;
-  /** Callers of `settled` waiting for it. */
+  private unclaimed: boolean;
   private waiters: (() => void)[] | undefined;
 
   private constructor(
@@ -76,10 +76,11 @@ export class Session implements PersistedSession {
     this.started = saved.startedAt;
     this.ticks = saved.startTicks;
     this.current = phase;
+    this.unclaimed = saved.warm === true;
   }
 
-  /** A new session, queued. */
-  static create(request: SessionRequest, seq: number, listener = ignore): Session {
+  /** A new session, queued; a warm one (for nobody yet, see `claim`) when `warm` is set. */
+  static create(request: SessionRequest, seq: number, listener = ignore, warm = false): Session {
     const record: SessionRecord = {
       id: randomUUID(),
       owner: request.owner,
@@ -92,7 +93,7 @@ export class Session implements PersistedSession {
       message: '',
       createdAt: new Date().toISOString(),
     };
-    return new Session({ record, request, seq }, 'queued', listener);
+    return new Session({ record, request, seq, ...(warm ? { warm } : {}) }, 'queued', listener);
   }
 
   /** A session read back from disk: failed as it was, or queued until the restore decides (see `requeue`, `adopt`). */
@@ -127,15 +128,22 @@ export class Session implements PersistedSession {
     return this.retries;
   }
 
+  /** From its launch until its process is gone. */
+  get holdsGpu(): boolean {
+    return this.current === 'starting' || this.current === 'ready' || this.current === 'ending';
+  }
+
+  /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */
+  get warm(): boolean {
+    return this.unclaimed;
+  }
+
   /** Whether its application was taken over after a restart: not our child, so watched by polling. */
   get adopted(): boolean {
     return this.takenOver;
   }
 
-  /**
-   * Queued (or starting again after `relaunch`) → starting: a launch begins. Returns its attempt;
-   * undefined in any other phase.
-   */
+  /** Queued (or starting again after `relaunch`) → starting: returns the launch's attempt, else undefined. */
   start(): number | undefined {
     if (this.current !== 'queued' && this.current !== 'starting') return undefined;
     const attempt = ++this.launches;
@@ -169,6 +177,20 @@ export class Session implements PersistedSession {
     this.record.readyAt = new Date().toISOString();
     this.idleSince = Date.now();
     this.emit({ type: 'ready' });
+    return true;
+  }
+
+  /** A warm session, starting or ready, becomes `request`'s (owner, arguments, creation time, lifetime). */
+  claim(request: SessionRequest): boolean {
+    if (!this.unclaimed || (this.current !== 'starting' && this.current !== 'ready')) return false;
+    this.unclaimed = false;
+    this.request = request;
+    this.record.owner = request.owner;
+    this.record.arguments = request.arguments;
+    this.record.createdAt = new Date().toISOString();
+    if (this.current === 'ready') this.started = Date.now();
+    this.idleSince = Date.now();
+    this.emit({ type: 'claimed' });
     return true;
   }
 
@@ -232,11 +254,9 @@ export class Session implements PersistedSession {
   }
 
   /**
-   * The record callers get: a copy, so that they cannot change this one. `arguments` is shared: nothing
-   * changes it after create(). A queued session's message is made here from its place in the queue
-   * (searched from the back: the record most asked for is that of a session just queued), rather than
-   * rewritten on every record each time the queue moves. A list of many records passes the places of
-   * all queued sessions at once.
+   * The record callers get: a copy (`arguments` shared: nothing changes it). A queued session's message
+   * is made here from its place in the queue (searched from the back, where new sessions are), or from
+   * the places of all queued sessions that a list passes at once.
    */
   toRecord(queue: readonly Session[] | ReadonlyMap<Session, number>): SessionRecord {
     const result = { ...this.record };
@@ -252,7 +272,7 @@ export class Session implements PersistedSession {
   /** The part that is written to disk. */
   persisted(): PersistedSession {
     const { record, request, seq, startedAt, startTicks } = this;
-    return { record, request, seq, startedAt, startTicks };
+    return { record, request, seq, startedAt, startTicks, ...(this.unclaimed ? { warm: true } : {}) };
   }
 
   private release(): Held {

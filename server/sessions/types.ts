@@ -5,6 +5,7 @@
  */
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { LaunchTarget } from '../catalog/model.ts';
+import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 
@@ -60,6 +61,8 @@ export interface SessionManagerOptions {
   tickets?: ViewerTickets;
   /** Origins whose pages may connect to applications (the portal's own and STREAMGATE_CORS_ORIGINS). */
   viewerOrigins?: string[];
+  /** Launches kept warm (CONTRACT §16), from the catalog's `warm` settings; none by default. */
+  warm?: WarmTarget[];
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
@@ -111,6 +114,19 @@ export interface SessionCounts {
   ready: number;
   failed: number;
   queued: number;
+  /** Warm applications, starting or ready, not yet claimed (not among the others). */
+  warm: number;
+}
+
+/** GET /admin/capacity (CONTRACT §16): what holds the GPUs, and what waits for them. */
+export interface CapacityReport {
+  capacity: number;
+  /** People's sessions holding a GPU: starting, ready or ending. */
+  running: number;
+  /** Warm applications holding a GPU. */
+  warm: number;
+  queued: number;
+  by_profile: { profile: string; running: number; queued: number; warm: number; warm_target: number }[];
 }
 
 export interface SessionManager {
@@ -132,6 +148,7 @@ export interface SessionManager {
    */
   issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined>;
   counts(): SessionCounts;
+  capacity(): CapacityReport;
   /** Clean stop: ends every session and leaves no process behind. */
   stop(): Promise<void>;
 }

@@ -22,6 +22,7 @@ export const testSettings: ProfileSettings = {
   maxLifetimeMs: 600_000,
   idleTimeoutMs: 600_000,
   maxViewers: 8,
+  warm: 0,
 };
 
 /** The launch command of the stand-in application, its ports and host left to the manager to fill in. */

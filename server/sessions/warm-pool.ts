@@ -1,0 +1,150 @@
+/**
+ * Warm applications (CONTRACT §16): for each launch the catalog keeps warm, up to N sessions started for
+ * nobody and ready, so that a request for that launch is handed one at once (`claim`). The pool decides
+ * which to start, which to give up and which to hand out; the manager creates, launches and ends them,
+ * and warm sessions hold GPUs like any other, so they are only started while a GPU is free and nobody
+ * waits, and are ended first when someone does.
+ */
+import type { WarmTarget } from '../catalog/queries.ts';
+import type { LaunchTarget } from '../catalog/model.ts';
+import type { Session } from './session.ts';
+import type { SessionRequest } from './types.ts';
+
+/** What the pool needs from the manager. */
+export interface WarmPoolContext {
+  sessions(): Iterable<Session>;
+  hasFreeGpu(): boolean;
+  /** Creates and launches a warm session for `request` (its owner is nobody, its arguments none). */
+  startWarm(request: SessionRequest): void;
+  /** Ends a session, giving back its GPU. */
+  end(id: string): Promise<void>;
+}
+
+/** Warm sessions and their target for one profile, as the capacity report shows them. */
+export interface WarmProfileCounts {
+  profile: string;
+  /** Warm applications the catalog asks for over every version the profile applies to. */
+  target: number;
+  /** Warm applications held now, starting or ready. */
+  warm: number;
+}
+
+/** After a warm application fails, the next one for its launch waits this long, doubled per failure. */
+const FIRST_BACKOFF_MS = 2_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** The owner of a warm session: no person's name can be empty (tokens and the header name a user). */
+export const NOBODY = '';
+
+function keyOf(target: LaunchTarget): string {
+  return `${target.app.id}\n${target.version}\n${target.profile.id}`;
+}
+
+export class WarmPool {
+  /** Failures in a row per launch, and when the next may be started. */
+  private readonly backoff = new Map<string, { failures: number; retryAt: number }>();
+
+  constructor(
+    private readonly targets: readonly WarmTarget[],
+    private readonly context: WarmPoolContext,
+  ) {}
+
+  /**
+   * Hands a warm session matching `request` to it: a ready one first, else one still starting. Only a
+   * request without arguments matches, since warm applications were started without any.
+   */
+  claim(request: SessionRequest): Session | undefined {
+    if (Object.keys(request.arguments).length > 0) return undefined;
+    const key = keyOf(request);
+    let best: Session | undefined;
+    for (const session of this.live()) {
+      if (keyOf(session.request) !== key) continue;
+      if (session.phase === 'ready') {
+        best = session;
+        break;
+      }
+      best ??= session;
+    }
+    return best?.claim(request) ? best : undefined;
+  }
+
+  /** Starts what is missing, in catalog order, while a GPU is free. The caller makes sure nobody waits. */
+  fill(): void {
+    if (this.targets.length === 0) return;
+    const held = this.heldByKey();
+    const now = Date.now();
+    for (const { target, count } of this.targets) {
+      const key = keyOf(target);
+      if ((this.backoff.get(key)?.retryAt ?? 0) > now) continue;
+      for (let have = held.get(key) ?? 0; have < count; have++) {
+        if (!this.context.hasFreeGpu()) return;
+        this.context.startWarm({ ...target, owner: NOBODY, arguments: {} });
+      }
+    }
+  }
+
+  /** Ends warm sessions until as many GPUs are being freed as sessions wait (or no warm one is left). */
+  giveWay(waiting: number): void {
+    let freeing = 0;
+    const live: Session[] = [];
+    for (const session of this.context.sessions()) {
+      if (!session.warm) continue;
+      if (session.phase === 'ending') freeing++;
+      else if (session.phase === 'starting' || session.phase === 'ready') live.push(session);
+    }
+    // Those still starting are the cheapest to give up.
+    live.sort((a, b) => Number(a.phase === 'ready') - Number(b.phase === 'ready'));
+    for (const session of live.slice(0, Math.max(0, waiting - freeing))) void this.context.end(session.id);
+  }
+
+  /** A warm application became ready: its launch works, so failures are forgotten. */
+  ready(session: Session): void {
+    this.backoff.delete(keyOf(session.request));
+  }
+
+  /**
+   * A warm application failed: nobody reads its reason, so it goes at once, and the next for its launch
+   * waits, longer after each failure in a row.
+   */
+  failed(session: Session): void {
+    queueMicrotask(() => session.gone());
+    const key = keyOf(session.request);
+    const failures = (this.backoff.get(key)?.failures ?? 0) + 1;
+    const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1));
+    this.backoff.set(key, { failures, retryAt: Date.now() + wait });
+  }
+
+  /** Target and warm sessions held, per profile that keeps any warm, in catalog order. */
+  byProfile(): WarmProfileCounts[] {
+    const counts = new Map<string, WarmProfileCounts>();
+    for (const { target, count } of this.targets) {
+      const entry = counts.get(target.profile.id) ?? { profile: target.profile.id, target: 0, warm: 0 };
+      entry.target += count;
+      counts.set(target.profile.id, entry);
+    }
+    for (const session of this.live()) {
+      const entry = counts.get(session.request.profile.id);
+      if (entry) entry.warm++;
+    }
+    return [...counts.values()];
+  }
+
+  /** Warm sessions starting or ready (not ending). */
+  private *live(): Generator<Session> {
+    for (const session of this.context.sessions()) {
+      if (session.warm && (session.phase === 'starting' || session.phase === 'ready')) yield session;
+    }
+  }
+
+  private heldByKey(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const session of this.context.sessions()) {
+      if (!session.warm || session.phase === 'failed' || session.phase === 'gone') continue;
+      // An ending warm session is being given up: it no longer counts toward its target.
+      if (session.phase === 'ending') continue;
+      const key = keyOf(session.request);
+      held.set(key, (held.get(key) ?? 0) + 1);
+    }
+    return held;
+  }
+}
