@@ -8,6 +8,9 @@ import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 import { createSignalingServer } from './signaling.ts';
 
+/** What GET /health answers, as far as these tests read it. */
+type Health = { viewers: number };
+
 /** A real offer (recvonly VP8 video and the two data channels) made by libdatachannel as a client. */
 async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection }> {
   const pc = new PeerConnection('client', { iceServers: [] });
@@ -111,10 +114,10 @@ describe('the signaling port of a running application', () => {
       );
       expect(answer).toMatch(/a=rtpmap:96 VP8\/90000/);
       expect(answer).toMatch(/m=application/);
-      expect((await (await fetch(`${base}/health`)).json()).viewers).toBe(1);
+      expect(((await (await fetch(`${base}/health`)).json()) as Health).viewers).toBe(1);
       expect((await fetch(`${base}${location}`, { method: 'DELETE' })).status).toBe(204);
       expect((await fetch(`${base}${location}`, { method: 'DELETE' })).status).toBe(404);
-      expect((await (await fetch(`${base}/health`)).json()).viewers).toBe(0);
+      expect(((await (await fetch(`${base}/health`)).json()) as Health).viewers).toBe(0);
     } finally {
       pc.close();
     }
