@@ -5,6 +5,8 @@
  *   pending  -> the viewer page mounted (polling while pending, navigation, loading the viewer)
  *   connect  -> the SDP answer applied (session lookup, WHEP offer/answer)
  *   frame    -> the first decoded frame shown
+ * `sample (warm)` launches the profile that keeps one sample application warm (CONTRACT §16); before each
+ * launch it waits until the replacement of the one claimed last is ready, as it is for the next person.
  * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2]  (build the portal first: npm run build)
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -35,14 +37,32 @@ const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 }).replace(
     description: F3D.
     versions:
       - { version: 1.3.1, description: F3D., launch: { display: { command: [f3d, models/torus-knot.obj] } } }
-profiles:`,
+profiles:
+  - id: warm
+    name: Warm
+    description: The sample application, one kept warm.
+    applications: [{ id: sample, versions: ['*'] }]
+    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360, warm: 1 }`,
 );
 /** Each application launched, and how many measured launches of it (real programs start slower). */
 const targets = [
-  { app: 'sample', runs },
-  { app: 'terminal', runs: Math.min(runs, 5) },
-  { app: 'model-viewer', runs: Math.min(runs, 5) },
+  { app: 'sample', profile: 'small', runs, target: 400 },
+  { app: 'sample', profile: 'warm', runs, target: 300 },
+  { app: 'terminal', profile: 'small', runs: Math.min(runs, 5), target: 1500 },
+  { app: 'model-viewer', profile: 'small', runs: Math.min(runs, 5), target: 1500 },
 ];
+
+/** Waits until the warm profile holds its application again, then for it to be ready (it starts in well under 1 s). */
+async function warmAgain(apiURL: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const capacity = (await (await fetch(`${apiURL}/admin/capacity`)).json()) as { warm: number };
+    if (capacity.warm >= 1) break;
+    if (Date.now() > deadline) throw new Error('No warm application came back within 30 s.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+}
 
 interface Split {
   post: number;
@@ -57,8 +77,9 @@ async function launchOnce(
   page: Page,
   baseURL: string,
   app: string,
+  profile: string,
 ): Promise<{ split: Split; sessionId: string }> {
-  await page.goto(`${baseURL}/launch?app=${app}&profile=small`);
+  await page.goto(`${baseURL}/launch?app=${app}&profile=${profile}`);
   await page.getByRole('button', { name: 'Review' }).click();
   const launch = page.getByRole('button', { name: 'Launch', exact: true });
   await launch.waitFor();
@@ -109,7 +130,7 @@ async function launchOnce(
 
 async function main() {
   const stack = await startStack({ catalog });
-  const results: { app: string; splits: Split[] }[] = [];
+  const results: { app: string; splits: Split[]; target: number }[] = [];
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch(chromiumLaunchOptions);
@@ -118,18 +139,20 @@ async function main() {
     await page.addInitScript({ content: 'window.__name = (f) => f;' });
     for (const target of targets) {
       const splits: Split[] = [];
+      const name = target.profile === 'warm' ? `${target.app} (warm)` : target.app;
       for (let i = 0; i < warmup + target.runs; i++) {
-        const { split, sessionId } = await launchOnce(page, stack.baseURL, target.app);
+        if (target.profile === 'warm') await warmAgain(stack.apiURL);
+        const { split, sessionId } = await launchOnce(page, stack.baseURL, target.app, target.profile);
         const ended = await fetch(`${stack.apiURL}/stream/${sessionId}`, { method: 'DELETE' });
         if (ended.status !== 204) throw new Error(`Ending ${sessionId} answered ${ended.status}.`);
         if (i >= warmup) splits.push(split);
-        const label = `${target.app} ${i < warmup ? 'warm-up' : `run ${i - warmup + 1}`}`;
+        const label = `${name} ${i < warmup ? 'warm-up' : `run ${i - warmup + 1}`}`;
         console.log(
           `${label.padEnd(20)} total ${split.total.toFixed(0)} ms (POST ${split.post.toFixed(0)}, pending ` +
             `${split.pending.toFixed(0)}, connect ${split.connect.toFixed(0)}, frame ${split.frame.toFixed(0)})`,
         );
       }
-      results.push({ app: target.app, splits });
+      results.push({ app: name, splits, target: target.target });
     }
   } finally {
     try {
@@ -139,15 +162,15 @@ async function main() {
     }
   }
   console.log('\nLaunch click to first frame, median of the measured launches (ms):');
-  console.log('application     runs   POST pending connect  frame  total   target 1500');
-  for (const { app, splits } of results) {
+  console.log('application     runs   POST pending connect  frame  total   target');
+  for (const { app, splits, target } of results) {
     const part = (key: keyof Split) =>
       median(splits.map((s) => s[key]))
         .toFixed(0)
         .padStart(6);
     const total = median(splits.map((s) => s.total));
     console.log(
-      `${app.padEnd(14)}${String(splits.length).padStart(6)} ${part('post')}${part('pending')}${part('connect')}${part('frame')}${part('total')}   ${total <= 1500 ? 'met' : 'missed'}`,
+      `${app.padEnd(14)}${String(splits.length).padStart(6)} ${part('post')}${part('pending')}${part('connect')}${part('frame')}${part('total')}   ${target} ${total <= target ? 'met' : 'missed'}`,
     );
   }
 }
