@@ -19,7 +19,9 @@ export function api(path: string): string {
 /**
  * Shared MSW server; handlers are reset after every test to these. The app bar asks for the person's
  * sessions on every page: by default there are none, and a test that cares answers GET /stream itself.
+ * The admin page asks for capacity figures, which by default the service lacks, as real deployments do.
  */
 export const server = mswNode.setupServer(
   msw.http.get(api('/stream'), () => msw.HttpResponse.json({ offset: 0, limit: 500, count: 0, items: [] })),
+  msw.http.get(api('/admin/capacity'), () => msw.HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
 );

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { getCapacity } from '../../../lib/api/get-capacity';
 import { checkProfiles, type CheckProgressListener } from './check-profiles';
 
 /** Query options of the admin pages, keys from general to specific. */
@@ -15,5 +16,12 @@ export const adminQueries = {
       queryFn: ({ signal }) => checkProfiles(signal, onProgress),
       // A check is costly; it runs again only when asked.
       staleTime: Infinity,
+    }),
+  /** GPUs in use, warm applications and the queue; null where the service does not tell. */
+  capacity: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'capacity'] as const,
+      queryFn: ({ signal }) => getCapacity(signal),
+      refetchInterval: 5_000,
     }),
 };

@@ -124,4 +124,39 @@ describe('profile availability page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('progressbar')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
   });
+
+  it('shows what holds the GPUs where the service tells', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 0, items: [] })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () => HttpResponse.json({ items: [] })),
+      http.get(api('/admin/capacity'), () =>
+        HttpResponse.json({
+          capacity: 2,
+          running: 1,
+          warm: 1,
+          queued: 0,
+          by_profile: [{ profile: 'instant', running: 0, queued: 0, warm: 1, warm_target: 1 }],
+        }),
+      ),
+    );
+    renderRoute('/admin/profiles');
+    const section = await screen.findByRole('region', { name: 'Capacity' });
+    expect(section).toHaveTextContent(
+      '1 of 2 GPUs in use by sessions, 1 held by warm applications, 0 free; 0 waiting.',
+    );
+    expect(within(section).getByRole('listitem')).toHaveTextContent(
+      'instant: 0 running, 0 waiting, 1 of 1 warm',
+    );
+  });
+
+  it('hides the capacity where the service lacks it', async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 0, items: [] })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () => HttpResponse.json({ items: [] })),
+    );
+    renderRoute('/admin/profiles');
+    await screen.findByRole('heading', { name: 'Profile availability' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled());
+    expect(screen.queryByRole('region', { name: 'Capacity' })).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { adminQueries } from '../api/admin-queries';
 import { toCsv } from '../api/check-profiles';
+import { CapacitySummary } from './capacity-summary';
 import { ProfileMatrix } from './profile-matrix';
 import { useCheckProgress, type CheckProgress } from './use-check-progress';
 
@@ -68,6 +69,7 @@ export default function AdminPage() {
       <Typography variant="h4" component="h1">
         Profile availability
       </Typography>
+      <CapacitySummary />
       <Typography color="text.secondary">
         Every profile asked for every application version: ok resolves, 404 does not apply, 403 and 422 are
         refused.
