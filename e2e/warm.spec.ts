@@ -1,0 +1,70 @@
+/**
+ * A profile that keeps an application warm (CONTRACT §16), through the portal: the launch is answered
+ * ready at once and plays, the service starts a replacement, and the admin page shows it.
+ */
+import { expect, test } from '@playwright/test';
+import { expectPlaying } from './support/video';
+import { startStack, type Stack } from './support/stack';
+import { sampleCatalog } from './support/catalogs';
+import { marksScript } from './support/whep-test-client';
+
+const catalog = `${sampleCatalog({ width: 640, height: 360, fps: 30 })}
+  - id: instant
+    name: Instant
+    description: One sample application kept warm.
+    applications: [{ id: sample, versions: ['*'] }]
+    settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360, warm: 1 }
+`;
+
+let stack: Stack;
+
+test.beforeAll(async () => {
+  stack = await startStack({ catalog });
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+interface Capacity {
+  running: number;
+  warm: number;
+  by_profile: { profile: string; warm: number; warm_target: number }[];
+}
+
+async function capacity(): Promise<Capacity> {
+  return (await (await fetch(`${stack.apiURL}/admin/capacity`)).json()) as Capacity;
+}
+
+test('a warm profile launches ready at once and plays; a replacement is started and shown to admins', async ({
+  page,
+}) => {
+  await expect.poll(async () => (await capacity()).warm, { timeout: 20_000 }).toBe(1);
+  // Nobody's session: the warm application is not in anyone's list.
+  expect(((await (await fetch(`${stack.apiURL}/stream`)).json()) as { count: number }).count).toBe(0);
+  // Ready, not only started: the first POST then answers 200 without waiting.
+  await page.waitForTimeout(1_500);
+
+  await page.goto(`${stack.baseURL}/launch?app=sample&profile=instant`);
+  await page.getByRole('button', { name: 'Review' }).click();
+  const answer = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/stream',
+  );
+  await page.getByRole('button', { name: 'Launch' }).click();
+  const posted = await answer;
+  expect(posted.status()).toBe(200);
+  expect(((await posted.json()) as { routes?: unknown }).routes).toBeTruthy();
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+  await page.evaluate(marksScript());
+  await expectPlaying(page);
+
+  await expect.poll(async () => capacity(), { timeout: 20_000 }).toMatchObject({ running: 1, warm: 1 });
+  await page.goto(`${stack.baseURL}/admin/profiles`);
+  await expect(page.getByRole('region', { name: 'Capacity' })).toContainText(
+    '1 of 2 GPUs in use by sessions, 1 held by warm applications, 0 free; 0 waiting.',
+  );
+  await expect(page.getByRole('region', { name: 'Capacity' })).toContainText(
+    'instant: 1 running, 0 waiting, 1 of 1 warm',
+  );
+});
