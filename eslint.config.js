@@ -67,4 +67,45 @@ export default tseslint.config(
       ],
     },
   },
+  // The player (src/player) is plain TypeScript over the browser's WebRTC: no React, MUI or portal code in it.
+  {
+    files: ['src/player/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@mui/*', '@emotion/*', '@tanstack/*'],
+              message:
+                'The player knows nothing of React or MUI; the viewer page meets it through its events.',
+            },
+            {
+              regex: '^(\\.\\./)+(app|features|lib|components)(/|$)',
+              message:
+                "The player does not import the portal's code (src/app, src/features, src/lib, src/components).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Outside src/player, the player is imported through its public surface, src/player/index.ts, only.
+  {
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/player/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.{1,2}/)+(src/)?player/.+',
+              message: 'Import the player from its index (src/player), not from a file inside it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -7,7 +7,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../api/schema';
 import { getConfig, getConfigRevision, resolveBaseUrl, type PortalConfig } from './config';
-import { normaliseRoutes } from '../player/routes/parse-routes';
+import { normaliseRoutes } from '../player';
 import { watchedFetch } from './service-status';
 
 type Schemas = components['schemas'];

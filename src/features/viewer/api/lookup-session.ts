@@ -1,5 +1,5 @@
 import { isApiError, type Session } from '../../../lib/api-client';
-import type { SessionLookup } from '../../../player/player-types';
+import type { SessionLookup } from '../../../player';
 import { createTicket } from '../../../lib/api/create-ticket';
 import { getSession } from '../../../lib/api/get-session';
 

@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import type { MessageRecord } from '../../../player/player-types';
+import type { MessageRecord } from '../../../player';
 
 /** The latest text the session put on its clipboard, from the message log. */
 export function sessionClipboard(messages: MessageRecord[]): MessageRecord | undefined {

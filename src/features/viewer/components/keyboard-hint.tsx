@@ -1,6 +1,6 @@
 /** Over the video while it has focus: how to get the keyboard back from the application, or give it again. */
 import Box from '@mui/material/Box';
-import type { KeyboardCapture } from '../../../player/input/input-controller';
+import type { KeyboardCapture } from '../../../player';
 
 /** The id the video names in `aria-describedby`, so that a screen reader says the hint on focus. */
 export const KEYBOARD_HINT_ID = 'viewer-keyboard-hint';

@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import type { MessageRecord } from '../../../player/player-types';
+import type { MessageRecord } from '../../../player';
 
 /** The panel; `send` returns false when the channel is not open yet. Once `ended`, only the log is left. */
 export function MessagesPanel(props: {

@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import type { PlayerState } from '../../../player/player-types';
+import type { PlayerState } from '../../../player';
 import { useNow } from '../hooks/use-now';
 
 /** The overlay for every state but `playing`, which shows nothing. */

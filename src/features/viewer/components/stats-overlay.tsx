@@ -1,7 +1,7 @@
 /** Live connection figures over the video, with the last minute of bitrate and fps as charts. */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { StatsSample } from '../../../player/stats/stats-sample';
+import type { StatsSample } from '../../../player';
 import { Sparkline } from './sparkline';
 
 function fmt(value: number | undefined, digits = 0, unit = ''): string {

@@ -9,10 +9,13 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import type { KeyboardCapture } from '../../../player/input/input-controller';
-import { Player } from '../../../player/player';
-import type { MessageRecord, PlayerState } from '../../../player/player-types';
-import type { StatsSample } from '../../../player/stats/stats-sample';
+import {
+  Player,
+  type KeyboardCapture,
+  type MessageRecord,
+  type PlayerState,
+  type StatsSample,
+} from '../../../player';
 import { lookupSession } from '../api/lookup-session';
 import type { WatchLinkData } from '../api/watch-link';
 import { launchLabel } from '../../../lib/launch-label';
