@@ -14,6 +14,7 @@ export default defineConfig({
           include: [
             'server/**/*.test.ts',
             'streamer/**/*.test.ts',
+            'protocol/**/*.test.ts',
             'scripts/**/*.test.ts',
             'api/**/*.test.ts',
           ],

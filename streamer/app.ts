@@ -4,7 +4,7 @@
  */
 import { resizedTo, type StreamerOptions } from './args.ts';
 import { Encoder } from './encoder.ts';
-import type { AppMessage, InputEvent } from './input.ts';
+import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import { Scene, type SceneState } from './scene.ts';
 import type { Health } from './signaling.ts';
 import { startStreamServer } from './stream-server.ts';

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import { verifyTicket } from '../protocol/viewer-ticket.ts';
-import type { AppMessage, InputEvent } from './input.ts';
+import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer } from './sdp.ts';

@@ -5,7 +5,15 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PeerConnection, Video, type DataChannel, type Track } from 'node-datachannel';
-import { parseInput, parseMessage, type AppMessage, type InputEvent } from './input.ts';
+import {
+  INPUT_CHANNEL,
+  MAX_MESSAGE_LENGTH,
+  MESSAGES_CHANNEL,
+  parseAppMessage,
+  parseInput,
+  type AppMessage,
+  type InputEvent,
+} from '../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withSingleCandidate, type OfferInfo } from './sdp.ts';
 
@@ -185,11 +193,11 @@ export class Viewer implements RtpSink {
 
   private adopt(dc: DataChannel): void {
     const label = dc.getLabel();
-    if (label === 'messages') {
+    if (label === MESSAGES_CHANNEL) {
       this.messages = dc;
       dc.onMessage((msg) => {
         this.heard++;
-        const message = parseMessage(msg);
+        const message = parseAppMessage(msg, MAX_MESSAGE_LENGTH);
         if (!message) return;
         if (this.watchOnly && !this.handlers.queries.has(message.event_type)) {
           this.sendMessage({
@@ -200,7 +208,7 @@ export class Viewer implements RtpSink {
         }
         for (const reply of this.handlers.onMessage(message, this)) this.sendMessage(reply);
       });
-    } else if (label === 'input') {
+    } else if (label === INPUT_CHANNEL) {
       this.input = dc;
       dc.onMessage((msg) => {
         this.heard++;

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { resizedTo, type StreamerOptions } from '../args.ts';
 import { Encoder } from '../encoder.ts';
-import type { AppMessage, InputEvent } from '../input.ts';
+import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
 import { startStreamServer, type StreamServer } from '../stream-server.ts';
 import { keysymOf } from './keysyms.ts';

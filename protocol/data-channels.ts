@@ -1,7 +1,20 @@
 /**
- * The two data channels' message formats: `input` events (coordinates in stream pixels) and Kit-style
- * `messages` events. Anything malformed parses to null and is ignored, never thrown.
+ * The two data channels between a player and an application (CONTRACT 12), defined once for both sides:
+ * the player (src/player) sends `input` events and reads `messages`; the applications (streamer/) read
+ * both with the parsers below. Plain TypeScript, neither DOM nor Node: it runs in the browser and in Node.
+ *
+ * - `input`: JSON events from the player, coordinates in stream pixels.
+ * - `messages`: application events `{event_type, payload}` both ways (Kit's convention).
+ *
+ * Anything malformed parses to null and is ignored, never thrown.
  */
+
+/** Names of the two channels the offer opens, in this order. */
+export const INPUT_CHANNEL = 'input';
+export const MESSAGES_CHANNEL = 'messages';
+
+/** The longest message an application reads (longer ones are ignored). */
+export const MAX_MESSAGE_LENGTH = 64 * 1024;
 
 /** One touch point of a touch event. */
 export interface TouchPoint {
@@ -10,7 +23,10 @@ export interface TouchPoint {
   y: number;
 }
 
-/** An event from the `input` channel; any of them may carry a numeric `seq`. */
+/**
+ * An event of the `input` channel. The player numbers each as it sends it (`seq`), and the application
+ * echoes the number; any event may carry it.
+ */
 export type InputEvent = { seq?: number } & (
   | { type: 'pointermove'; x: number; y: number; buttons: number }
   | { type: 'pointerdown' | 'pointerup'; x: number; y: number; button: number }
@@ -28,11 +44,12 @@ export interface AppMessage {
 
 type Json = Record<string, unknown>;
 
-function object(text: string | Buffer | ArrayBuffer): Json | null {
-  if (typeof text !== 'string') return null;
-  if (text.length > 64 * 1024) return null;
+/** The JSON object a text message holds; null for binary messages, texts over `maxLength` and other JSON. */
+function object(data: unknown, maxLength: number): Json | null {
+  if (typeof data !== 'string') return null;
+  if (data.length > maxLength) return null;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(data);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
   } catch {
     return null;
@@ -55,8 +72,8 @@ function touches(v: unknown): TouchPoint[] | null {
 }
 
 /** Parses one `input` message; null when it is not a well-formed event of a known type. */
-export function parseInput(text: string | Buffer | ArrayBuffer): InputEvent | null {
-  const o = object(text);
+export function parseInput(data: unknown): InputEvent | null {
+  const o = object(data, MAX_MESSAGE_LENGTH);
   if (!o) return null;
   const seq = num(o.seq) ? { seq: o.seq } : {};
   const { x, y } = o;
@@ -89,9 +106,12 @@ export function parseInput(text: string | Buffer | ArrayBuffer): InputEvent | nu
   }
 }
 
-/** Parses one `messages` message; null when it has no string `event_type`. */
-export function parseMessage(text: string | Buffer | ArrayBuffer): AppMessage | null {
-  const o = object(text);
+/**
+ * Parses one `messages` message; null when it has no string `event_type`. A missing or non-object payload
+ * reads as `{}`. Applications read at most MAX_MESSAGE_LENGTH; the player reads what its application sends.
+ */
+export function parseAppMessage(data: unknown, maxLength = Infinity): AppMessage | null {
+  const o = object(data, maxLength);
   if (!o || typeof o.event_type !== 'string') return null;
   const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : {};
   return { event_type: o.event_type, payload: payload as Json };

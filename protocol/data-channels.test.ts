@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseInput, parseMessage } from './input.ts';
+import { MAX_MESSAGE_LENGTH, parseAppMessage, parseInput } from './data-channels.ts';
+
+/** How an application reads `messages`. */
+const parseMessage = (text: string) => parseAppMessage(text, MAX_MESSAGE_LENGTH);
 
 describe('parseInput', () => {
   it.each([
@@ -56,7 +59,7 @@ describe('parseInput', () => {
   });
 });
 
-describe('parseMessage', () => {
+describe('parseAppMessage', () => {
   it('parses an event and defaults a missing payload to {}', () => {
     expect(parseMessage('{"event_type":"openStageRequest","payload":{"url":"a.usd"}}')).toEqual({
       event_type: 'openStageRequest',
@@ -71,5 +74,17 @@ describe('parseMessage', () => {
   it('ignores messages without an event type', () => {
     expect(parseMessage('{"payload":{}}')).toBeNull();
     expect(parseMessage('nonsense')).toBeNull();
+  });
+
+  it('reads at most MAX_MESSAGE_LENGTH for an application, and any length for the player', () => {
+    const text = JSON.stringify({
+      event_type: 'clipboard',
+      payload: { text: 'x'.repeat(MAX_MESSAGE_LENGTH) },
+    });
+    expect(parseMessage(text)).toBeNull();
+    expect(parseAppMessage(text)?.event_type).toBe('clipboard');
+    expect(
+      parseInput(JSON.stringify({ type: 'keydown', key: 'a', code: 'x'.repeat(MAX_MESSAGE_LENGTH) })),
+    ).toBeNull();
   });
 });
