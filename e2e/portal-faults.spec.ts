@@ -105,7 +105,7 @@ test.describe('portal under faults', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Waiting for a free GPU' })).toBeVisible({
       timeout: 20_000,
     });
-    const second = new URL(page.url()).searchParams.get('session');
+    const second = new URL(page.url()).pathname.split('/sessions/')[1] ?? null;
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
 
     // SIGKILL: the running application outlives the service; the queued session is on disk.
@@ -126,7 +126,9 @@ test.describe('portal under faults', () => {
       })
       .toBe(200);
     expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
-    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`), { timeout: 60_000 });
+    // The session's own page waits with it, then plays it.
+    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`));
+    await expect(page.getByText('Phase: pending')).toBeHidden({ timeout: 60_000 });
     console.log(`service back -> viewer of the waiting session opened: ${Date.now() - back} ms`);
     expect((await request.get(`${stack.apiURL}/stream/${second}`)).status()).toBe(200);
   });

@@ -110,11 +110,13 @@ test.describe('portal', () => {
       timeout: 20_000,
     });
     await expect(page.getByText('Phase: pending')).toBeVisible();
-    const second = new URL(page.url()).searchParams.get('session');
+    const second = new URL(page.url()).pathname.split('/sessions/')[1] ?? null;
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
 
     expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
-    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`), { timeout: 60_000 });
+    // The session's own page waits with it, then plays it.
+    await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`));
+    await expect(page.getByText('Phase: pending')).toBeHidden({ timeout: 60_000 });
 
     await page.goto(`${stack.baseURL}/sessions`);
     const row = page.getByRole('row').filter({ hasText: second! });
@@ -141,7 +143,7 @@ test.describe('portal', () => {
       await page.getByRole('button', { name: 'Review' }).click();
       await page.getByRole('button', { name: 'Launch' }).click();
       await expect(page.getByText('Phase: pending')).toBeVisible({ timeout: 20_000 });
-      second = new URL(page.url()).searchParams.get('session');
+      second = new URL(page.url()).pathname.split('/sessions/')[1] ?? null;
       await page.goBack();
       await expect(page.getByText('Phase: pending')).toBeHidden();
 

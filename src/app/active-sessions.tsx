@@ -13,7 +13,6 @@ import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useMatch } from 'react-router-dom';
-import { isApiError } from '../lib/api-client';
 import type { SessionRow } from '../lib/queries/list-sessions';
 import { sessionQueries } from '../lib/queries/session-queries';
 
@@ -41,11 +40,6 @@ export function ActiveSessions() {
     // The app bar is on every page: a failure here must neither take the page nor toast.
     throwOnError: false,
     select: (result) => result.rows.filter(isActive),
-    // A refusal (no token, a role without sessions) stands until the settings change; asking again won't help.
-    refetchInterval: (query) =>
-      isApiError(query.state.error) && query.state.error.status >= 400 && query.state.error.status < 500
-        ? false
-        : 5000,
   });
   const rows = sessions.data ?? [];
   if (guest || rows.length === 0) return null;

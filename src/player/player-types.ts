@@ -6,19 +6,10 @@ import type { ReconnectOptions } from './reconnect/reconnect-policy';
 import type { SignalingTransport } from './signaling/signaling-transport';
 import type { StatsSample } from './stats/stats-sample';
 
-/** What the service says about the session right now. */
-export type SessionLookup =
-  /** `ticket`: a viewer ticket for the application, where the deployment issues them. */
-  | { status: 'ready'; routes: unknown; ticket?: string }
-  | { status: 'pending'; message?: string }
-  /** 404 or 410: the session is gone and no reconnect can bring it back. */
-  | { status: 'ended'; reason?: string };
-
 /** What a person sees. */
 export type PlayerState =
   | { kind: 'idle' }
-  /** `message`: what the service says while the session is still pending. */
-  | { kind: 'connecting'; attempt: number; message?: string }
+  | { kind: 'connecting'; attempt: number }
   | { kind: 'waiting-for-video'; attempt: number }
   | { kind: 'playing' }
   /** `retryAt` is a `Date.now()` time, for a countdown. */
@@ -40,18 +31,22 @@ export interface ResizeOptions {
 /** Settings of a Player. */
 export interface PlayerOptions {
   video: HTMLVideoElement;
-  /** Asks the service about the session; rejecting means the service could not be reached (then it retries). */
-  lookupSession: () => Promise<SessionLookup>;
+  /**
+   * The ready session's `routes`, in either shape (see routes/parse-routes.ts): the page hands them over
+   * once the session is ready, and stops the player when the session has ended.
+   */
+  routes: unknown;
+  /**
+   * A viewer ticket for each connection attempt, where the deployment issues them (undefined: none);
+   * rejecting means the service could not be reached, and the player tries again later.
+   */
+  ticket?: () => Promise<string | undefined>;
   /** Watch-only viewers send no input. */
   mode?: 'control' | 'watch';
   transport?: SignalingTransport;
   reconnect?: ReconnectOptions;
   createPeerConnection?: PeerConnectionFactory;
   statsIntervalMs?: number;
-  /** How often a pending session is looked up again. */
-  pendingPollMs?: number;
-  /** How often the service is asked whether the session still exists while connected; 0 never. */
-  sessionCheckIntervalMs?: number;
   /** Time from the start of an attempt to the first frame before it counts as failed. */
   connectTimeoutMs?: number;
   resize?: ResizeOptions;

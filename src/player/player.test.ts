@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Player } from './player';
-import type { PlayerOptions, PlayerState, SessionLookup } from './player-types';
+import type { PlayerOptions, PlayerState } from './player-types';
 import { FakePeerConnection } from './testing/fake-peer-connection';
 
 const routes = {
@@ -16,7 +16,7 @@ interface Harness {
   player: Player;
   states: PlayerState[];
   fetch: ReturnType<typeof vi.fn>;
-  lookup: ReturnType<typeof vi.fn>;
+  ticket: ReturnType<typeof vi.fn>;
   video: HTMLVideoElement;
 }
 
@@ -24,22 +24,20 @@ function whepResponse(n: number) {
   return new Response(answer, { status: 201, headers: { Location: `/whep/r${n}` } });
 }
 
-function setup(
-  overrides: Partial<PlayerOptions> = {},
-  session: SessionLookup = { status: 'ready', routes },
-): Harness {
+function setup(overrides: Partial<PlayerOptions> = {}): Harness {
   let posts = 0;
   const fetch = vi.fn(async (_url: string, init?: RequestInit) =>
     init?.method === 'DELETE' ? new Response(null, { status: 204 }) : whepResponse(++posts),
   );
   vi.stubGlobal('fetch', fetch);
-  const lookup = vi.fn(async () => session);
+  const ticket = vi.fn(async (): Promise<string | undefined> => undefined);
   const video = document.createElement('video');
   // jsdom has no media playback.
   video.play = () => Promise.resolve();
   const player = new Player({
     video,
-    lookupSession: lookup,
+    routes,
+    ticket,
     createPeerConnection: (config) => new FakePeerConnection(config) as unknown as RTCPeerConnection,
     reconnect: { initialDelayMs: 1000, jitter: 0, maxAttempts: 3 },
     resize: { enabled: false },
@@ -47,7 +45,7 @@ function setup(
   });
   const states: PlayerState[] = [];
   player.addEventListener('state', (s) => states.push(s));
-  return { player, states, fetch, lookup, video };
+  return { player, states, fetch, ticket, video };
 }
 
 const posts = (h: Harness) => h.fetch.mock.calls.filter(([, init]) => init?.method === 'POST');
@@ -188,12 +186,14 @@ describe('Player', () => {
     expect(h.states.at(-1)?.kind).toBe('reconnecting');
   });
 
-  it('says the session ended, and never reconnects, when the session is gone after a drop', async () => {
+  it('never reconnects once the page says the session has ended', async () => {
     const h = setup();
     h.player.connect();
     await play(h);
-    h.lookup.mockResolvedValue({ status: 'ended', reason: 'This session has ended.' });
     lastPeer().setConnectionState('failed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.player.state.kind).toBe('reconnecting');
+    h.player.markEnded('This session has ended.');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(h.states.at(-1)).toEqual({ kind: 'ended', reason: 'This session has ended.' });
     expect(posts(h)).toHaveLength(1);
@@ -202,11 +202,15 @@ describe('Player', () => {
     expect(posts(h)).toHaveLength(1);
   });
 
-  it('ends at once when the session is already gone', async () => {
-    const h = setup({}, { status: 'ended', reason: 'gone' });
+  it('refuses routes without signaling and media ports, and asks nothing', async () => {
+    const h = setup({ routes: { 'stream.example.org': [] }, reconnect: { maxAttempts: 0 } });
     h.player.connect();
     await vi.advanceTimersByTimeAsync(0);
-    expect(h.states.map((s) => s.kind)).toEqual(['connecting', 'ended']);
+    expect(h.states.at(-1)).toEqual({
+      kind: 'failed',
+      reason: 'The session routes name no signaling and media ports.',
+    });
+    expect(h.ticket).not.toHaveBeenCalled();
     expect(h.fetch).not.toHaveBeenCalled();
   });
 
@@ -247,37 +251,23 @@ describe('Player', () => {
     expect(h.player.state).toEqual({ kind: 'playing' });
   });
 
-  it('waits for a pending session without using up attempts, and retries when the service is unreachable', async () => {
-    const h = setup({ pendingPollMs: 1000 }, { status: 'pending', message: 'Waiting for a free GPU' });
+  it('sends a fresh ticket with each attempt, and tries again when the service cannot give one', async () => {
+    const h = setup();
+    h.ticket.mockRejectedValueOnce(new Error('offline'));
     h.player.connect();
-    await vi.advanceTimersByTimeAsync(30_000);
-    expect(h.states.at(-1)).toEqual({ kind: 'connecting', attempt: 1, message: 'Waiting for a free GPU' });
-    expect(h.states.some((s) => s.kind === 'reconnecting' || s.kind === 'failed')).toBe(false);
-    expect(h.lookup.mock.calls.length).toBeGreaterThanOrEqual(30);
-    expect(h.fetch).not.toHaveBeenCalled();
-    h.lookup.mockRejectedValueOnce(new Error('offline'));
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(0);
     expect(h.states.at(-1)).toMatchObject({
       kind: 'reconnecting',
       attempt: 1,
       reason: expect.stringMatching(/offline/),
     });
-    h.lookup.mockResolvedValue({ status: 'ready', routes });
+    expect(h.fetch).not.toHaveBeenCalled();
+    h.ticket.mockResolvedValueOnce('second-ticket');
     await vi.advanceTimersByTimeAsync(1000);
     await play(h);
     expect(h.player.state).toEqual({ kind: 'playing' });
-  });
-
-  it('ends when the service says the session is gone while media still flows', async () => {
-    const h = setup({ sessionCheckIntervalMs: 5000 });
-    h.player.connect();
-    await play(h);
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(h.player.state).toEqual({ kind: 'playing' });
-    h.lookup.mockResolvedValue({ status: 'ended', reason: 'gone' });
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(h.player.state).toEqual({ kind: 'ended', reason: 'gone' });
-    expect(lastPeer().closed).toBe(true);
+    expect(h.ticket).toHaveBeenCalledTimes(2);
+    expect(posts(h)[0]![1].headers).toMatchObject({ Authorization: 'Bearer second-ticket' });
   });
 
   it('asks for a stream of the element size once playing and the input channel is open', async () => {

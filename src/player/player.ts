@@ -1,6 +1,7 @@
 /**
- * The one object a page uses to watch a session: it looks the session up, negotiates through a signaling
- * transport, shows the video, forwards input, samples stats and reconnects when media is lost.
+ * The one object a page uses to watch a session: given the ready session's routes, it negotiates through a
+ * signaling transport, shows the video, forwards input, samples stats and reconnects when media is lost.
+ * Whether the session waits, runs or has ended is the page's to follow; it never asks the service.
  * Failures are `state` events, never rejected promises.
  */
 import { parseAppMessage } from './data-channels/app-messages';
@@ -37,7 +38,6 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private stopped = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
-  private checkTimer: ReturnType<typeof setInterval> | undefined;
   private videoCleanup: (() => void) | undefined;
 
   constructor(private readonly options: PlayerOptions) {
@@ -117,36 +117,25 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.emit('state', state);
   }
 
-  private async attempt(attempt: number, pendingMessage?: string) {
+  private async attempt(attempt: number) {
     const generation = ++this.generation;
     const stale = () => generation !== this.generation || this.stopped;
-    this.setState({ kind: 'connecting', attempt, ...(pendingMessage ? { message: pendingMessage } : {}) });
+    this.setState({ kind: 'connecting', attempt });
     mark('sg:connect-start');
-    let lookup;
+    let endpoint;
     try {
-      lookup = await this.options.lookupSession();
+      endpoint = parseRoutes(this.options.routes);
     } catch (error) {
-      if (!stale()) this.lost(`The service could not be reached: ${message(error)}`, false);
+      return this.lost(error instanceof RoutesError ? error.message : message(error));
+    }
+    let ticket;
+    try {
+      ticket = await this.options.ticket?.();
+    } catch (error) {
+      if (!stale()) this.lost(`The service could not be reached: ${message(error)}`);
       return;
     }
     if (stale()) return;
-    if (lookup.status === 'ended') return this.markEnded(lookup.reason);
-    if (lookup.status === 'pending') {
-      // Waiting for a GPU is no failure: no attempt is used up, and the service fails the session if it must.
-      const text = lookup.message ?? 'The session is starting.';
-      this.setState({ kind: 'connecting', attempt, message: text });
-      this.retryTimer = setTimeout(
-        () => void this.attempt(attempt, text),
-        this.options.pendingPollMs ?? 1000,
-      );
-      return;
-    }
-    let endpoint;
-    try {
-      endpoint = parseRoutes(lookup.routes);
-    } catch (error) {
-      return this.lost(error instanceof RoutesError ? error.message : message(error), false);
-    }
     const mode = this.options.mode ?? 'control';
     let peer: PeerSession;
     try {
@@ -160,20 +149,19 @@ export class Player extends TypedEmitter<PlayerEvents> {
     }
     this.peer = peer;
     this.connectTimer = setTimeout(
-      () => this.lost('No video arrived in time.', true),
+      () => this.lost('No video arrived in time.'),
       this.options.connectTimeoutMs ?? 15_000,
     );
     try {
-      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode, lookup.ticket);
+      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode, ticket);
     } catch (error) {
-      if (!stale()) this.lost(message(error), true);
+      if (!stale()) this.lost(message(error));
       return;
     }
     if (stale()) return;
     mark('sg:answer');
     if (this.current.kind === 'connecting') this.setState({ kind: 'waiting-for-video', attempt });
     this.stats.start(peer.pc);
-    this.startSessionCheck(generation);
     if (mode === 'control') this.attachInput();
   }
 
@@ -187,7 +175,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
       // Whichever comes last, the first frame or the open input channel, sends the wanted size.
       onInputOpen: () => this.resizer?.sendNow(),
       onLost: (reason) => {
-        if (generation === this.generation) this.lost(reason, true);
+        if (generation === this.generation) this.lost(reason);
       },
     });
   }
@@ -236,55 +224,22 @@ export class Player extends TypedEmitter<PlayerEvents> {
     }
   }
 
-  /**
-   * An application stopped without a goodbye leaves media silent until ICE gives up (seconds); asking the
-   * service now and then says "ended" sooner.
-   */
-  private startSessionCheck(generation: number) {
-    clearInterval(this.checkTimer);
-    const interval = this.options.sessionCheckIntervalMs ?? 5000;
-    if (interval <= 0) return;
-    this.checkTimer = setInterval(() => {
-      this.options.lookupSession().then(
-        (lookup) => {
-          if (lookup.status === 'ended' && generation === this.generation && !this.stopped) {
-            this.markEnded(lookup.reason);
-          }
-        },
-        () => undefined, // the service being unreachable says nothing about the media
-      );
-    }, interval);
-  }
-
-  /** Media stopped: find out whether the session still exists, then back off and try again. */
-  private lost(reason: string, checkSession: boolean) {
+  /** Media stopped: back off and try again (the page, which follows the session, says when it has ended). */
+  private lost(reason: string) {
     if (this.stopped) return;
-    const generation = ++this.generation;
+    this.generation += 1;
     this.teardown();
-    const schedule = () => {
-      if (this.stopped || generation !== this.generation) return;
-      const next = this.policy.next();
-      if (!next) return this.setState({ kind: 'failed', reason });
-      const retryAt = Date.now() + next.delayMs;
-      this.setState({ kind: 'reconnecting', attempt: next.attempt, delayMs: next.delayMs, retryAt, reason });
-      this.retryTimer = setTimeout(() => void this.attempt(next.attempt), next.delayMs);
-    };
-    if (!checkSession) return schedule();
-    this.options.lookupSession().then(
-      (lookup) => {
-        if (this.stopped || generation !== this.generation) return;
-        if (lookup.status === 'ended') this.markEnded(lookup.reason);
-        else schedule();
-      },
-      () => schedule(),
-    );
+    const next = this.policy.next();
+    if (!next) return this.setState({ kind: 'failed', reason });
+    const retryAt = Date.now() + next.delayMs;
+    this.setState({ kind: 'reconnecting', attempt: next.attempt, delayMs: next.delayMs, retryAt, reason });
+    this.retryTimer = setTimeout(() => void this.attempt(next.attempt), next.delayMs);
   }
 
   private teardown() {
     clearTimeout(this.retryTimer);
     clearTimeout(this.connectTimer);
     this.stats.stop();
-    clearInterval(this.checkTimer);
     this.videoCleanup?.();
     this.videoCleanup = undefined;
     this.input?.detach();

@@ -1,6 +1,69 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryState } from '@tanstack/react-query';
+import { isApiError, type Session } from '../api-client';
 import { getSession } from '../api/get-session';
 import { listSessions } from './list-sessions';
+
+/** What the portal knows of one session: the service's description, and why it is gone once it is. */
+export interface SessionState {
+  /** The service's last description (kept once it is gone, so that a page still names what ran). */
+  session: Session | undefined;
+  /** Why the session no longer runs, in words; undefined while the service has it. */
+  ended: string | undefined;
+}
+
+/** The words of an end: 404 (no such session, or long ended) and 410 (it failed) are answers, not failures. */
+function endedReason(error: unknown): string | undefined {
+  // The link may name a session that ended long ago or never was: the service cannot tell them apart.
+  if (isApiError(error) && error.status === 404)
+    return 'No session has this id: it does not exist, or it has ended.';
+  if (isApiError(error) && error.status === 410) {
+    const detail = typeof error.detail === 'string' ? ` ${error.detail}` : '';
+    return `This session has ended: it failed.${detail}`;
+  }
+  return undefined;
+}
+
+/** GET /stream/{id} as a state; `previous` is what the service said before, kept when the session is gone. */
+export async function readSession(
+  id: string,
+  signal?: AbortSignal,
+  previous?: Session,
+): Promise<SessionState> {
+  try {
+    return { session: await getSession(id, signal), ended: undefined };
+  } catch (error) {
+    const ended = endedReason(error);
+    if (ended === undefined) throw error;
+    return { session: previous, ended };
+  }
+}
+
+/** What the portal says once it has ended a session itself. */
+export const ENDED_HERE = 'This session has ended.';
+
+/** Polling: quick at first, then backing off x1.5 up to 5 s. */
+export function pollDelay(polls: number): number {
+  return Math.min(500 * 1.5 ** polls, 5000);
+}
+
+/**
+ * A failure that says nothing about the sessions: no answer (status 0), or a 5xx while the service restarts
+ * or a proxy has lost it. Polling goes on through these; any other answer (a refusal) ends it.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  return isApiError(error) && (error.status === 0 || error.status >= 500);
+}
+
+/**
+ * The one polling policy of a session: backing off (`pollDelay`) while it waits for a GPU and through lost
+ * contact, then at the slowest pace while it runs, to learn of its end soon; none once it has ended or the
+ * service refused.
+ */
+export function sessionPolling(state: QueryState<SessionState>): number | false {
+  if ((state.status === 'error' && !isTransientFailure(state.error)) || state.data?.ended !== undefined)
+    return false;
+  return pollDelay(state.dataUpdateCount + state.errorUpdateCount);
+}
 
 /** Query options of sessions, read by several features; keys from general to specific. */
 export const sessionQueries = {
@@ -9,12 +72,28 @@ export const sessionQueries = {
     queryOptions({
       queryKey: [...sessionQueries.all(), 'list'] as const,
       queryFn: ({ signal }) => listSessions(signal),
-      // Pending sessions become ready on their own; a gentle refresh keeps the states honest.
-      refetchInterval: 5000,
+      // Pending sessions become ready on their own: a gentle refresh keeps the states honest. A refusal
+      // (no token, a role without sessions) stands until the settings change; asking again won't help.
+      refetchInterval: (query) =>
+        query.state.status === 'error' && !isTransientFailure(query.state.error) ? false : 5000,
     }),
   detail: (id: string) =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'detail', id] as const,
-      queryFn: ({ signal }) => getSession(id, signal),
+      queryFn: ({ signal, client, queryKey }) =>
+        readSession(id, signal, client.getQueryData<SessionState>(queryKey)?.session),
     }),
 };
+
+/**
+ * A session followed while a page shows it (`enabled`), with the one polling policy. Failures stay in the
+ * page, which explains each: a lost service must not replace it with an error page.
+ */
+export function useWatchedSession(id: string, enabled = true) {
+  return useQuery({
+    ...sessionQueries.detail(id),
+    enabled,
+    refetchInterval: (query) => sessionPolling(query.state),
+    throwOnError: false,
+  });
+}

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deleteSession } from '../api/delete-session';
 import { forgetSession } from '../session-history';
-import { sessionQueries } from './session-queries';
+import { ENDED_HERE, sessionQueries } from './session-queries';
 
 /**
  * Ends a session, the one way every page does it: DELETE /stream/{id} (a session already gone counts as
- * ended), then this browser forgets it and the lists of sessions refresh. `mutate(id)`; a page adds what is
- * its own (close a dialog, leave the page) with `mutate(id, { onSuccess })`.
+ * ended), then this browser forgets it, a page that shows it says it has ended and the lists of sessions
+ * refresh. `mutate(id)`; a page adds what is its own (close a dialog, leave) with `mutate(id, { onSuccess })`.
  */
 export function useEndSession() {
   const queryClient = useQueryClient();
@@ -14,6 +14,11 @@ export function useEndSession() {
     mutationFn: (id: string) => deleteSession(id),
     onSuccess: (_nothing, id) => {
       forgetSession(id);
+      // What the service said of it stays, so that a page still names what ran.
+      queryClient.setQueryData(sessionQueries.detail(id).queryKey, (old) => ({
+        session: old?.session,
+        ended: ENDED_HERE,
+      }));
       void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
     },
   });

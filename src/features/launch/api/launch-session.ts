@@ -60,7 +60,7 @@ async function confirmStep<T>(step: LaunchField | undefined, call: () => Promise
  * Confirms the application, version and profile exist through the cfg endpoints (the seed asks clients to),
  * then POSTs /stream and remembers the session in this browser.
  */
-export async function launchSession(choice: LaunchChoice): Promise<{ session: Session; ready: boolean }> {
+export async function launchSession(choice: LaunchChoice): Promise<Session> {
   await confirmStep('app', () => getApp(choice.app));
   if (choice.version !== 'latest') await confirmStep('version', () => getVersion(choice.app, choice.version));
   const version = choice.version === 'latest' ? (choice.resolvedVersion ?? '*') : choice.version;
@@ -72,13 +72,13 @@ export async function launchSession(choice: LaunchChoice): Promise<{ session: Se
     ...(choice.usdStageUri.trim() ? { arguments: { usd_stage_uri: choice.usdStageUri.trim() } } : {}),
   };
   // POST errors other than a 422 belong to the whole form, not to a field.
-  const result = await confirmStep(undefined, () => createSession(body));
+  const session = await confirmStep(undefined, () => createSession(body));
   rememberSession({
-    id: result.session.id,
+    id: session.id,
     app: choice.app,
     version: choice.version === 'latest' ? (choice.resolvedVersion ?? 'latest') : choice.version,
     profile: choice.profile,
     startedAt: Date.now(),
   });
-  return result;
+  return session;
 }

@@ -2,7 +2,6 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { getStartedSessions } from '../../../lib/session-history';
-import { pollDelay } from '../api/launch-queries';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
@@ -45,11 +44,6 @@ async function reviewAndLaunch() {
 }
 
 describe('launch wizard', { timeout: 30_000 }, () => {
-  it('polls quickly at first, backs off x1.5 and caps at 5 s', () => {
-    expect([0, 1, 2, 3].map(pollDelay)).toEqual([500, 750, 1125, 1687.5]);
-    expect(pollDelay(20)).toBe(5000);
-  });
-
   it('defaults the version to latest and posts the choice; 200 opens the viewer', async () => {
     serveCatalog();
     let body: unknown;
@@ -73,7 +67,7 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     expect(getStartedSessions()[0]).toMatchObject({ id: sessionId, app: 'usd-viewer', version: '1.10.0' });
   });
 
-  it('on 202 shows the message and phase, polls, then opens the viewer when ready', async () => {
+  it('on 202 opens the session page at once, which shows the queue and then the viewer when ready', async () => {
     serveCatalog();
     let polls = 0;
     server.use(
@@ -85,28 +79,21 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     );
     const { router } = renderRoute('/launch?app=usd-viewer&profile=default');
     await reviewAndLaunch();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
     expect(await screen.findByText('Waiting for a free GPU: 1 session ahead')).toBeInTheDocument();
     expect(screen.getByText('Phase: pending')).toBeInTheDocument();
-    expect(router.state.location.search).toContain(`session=${sessionId}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`), {
+    expect(screen.queryByLabelText('Session stream')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Phase: pending')).not.toBeInTheDocument(), {
       timeout: 5000,
     });
+    expect(screen.getByLabelText('Session stream')).toBeInTheDocument();
   });
 
-  it('Cancel ends a pending session with DELETE', async () => {
-    let deleted = '';
-    server.use(
-      http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })),
-      http.delete(api('/stream/:id'), ({ params }) => {
-        deleted = String(params.id);
-        return new HttpResponse(null, { status: 204 });
-      }),
-    );
-    serveCatalog();
+  it('sends an earlier link to a waiting session (&session=) to the session page', async () => {
+    server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
     const { router } = renderRoute(`/launch?app=usd-viewer&profile=default&session=${sessionId}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(deleted).toBe(sessionId));
-    await waitFor(() => expect(router.state.location.search).not.toContain('session='));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+    expect(await screen.findByText('Phase: pending')).toBeInTheDocument();
   });
 
   it('shows a 422 from a bad deep link on the application field', async () => {
@@ -223,30 +210,6 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     await reviewAndLaunch();
     expect(await screen.findByRole('alert')).toHaveTextContent('queue is full. Try again in 30 s.');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
-  });
-
-  it('shows a failed session (410) with its reason', async () => {
-    server.use(
-      http.get(api('/stream/:id'), () =>
-        HttpResponse.json({ detail: 'The application exited with code 1.' }, { status: 410 }),
-      ),
-    );
-    serveCatalog();
-    renderRoute(`/launch?session=${sessionId}`);
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'The session failed: The application exited with code 1.',
-    );
-  });
-
-  it('says a session that no longer exists (404)', async () => {
-    server.use(
-      http.get(api('/stream/:id'), () =>
-        HttpResponse.json({ detail: 'Session not found.' }, { status: 404 }),
-      ),
-    );
-    serveCatalog();
-    renderRoute(`/launch?session=${sessionId}`);
-    expect(await screen.findByRole('alert')).toHaveTextContent('This session no longer exists');
   });
 
   it('offers Retry after a network failure of the launch', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Step from '@mui/material/Step';
@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
 import { describeError } from '../../../lib/error-text';
+import { sessionQueries } from '../../../lib/queries/session-queries';
 import { versionParam } from '../../../lib/versions';
 import { fieldOfError, launchSession, LaunchError, type LaunchField } from '../api/launch-session';
 import { launchQueries } from '../api/launch-queries';
@@ -59,6 +60,7 @@ function fieldMessage(error: unknown, field: LaunchField, value: string): string
 export function LaunchWizard() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [reviewing, setReviewing] = useState(false);
   const app = params.get('app') ?? '';
   const version = versionParam(params) || 'latest';
@@ -74,9 +76,10 @@ export function LaunchWizard() {
   });
   const launch = useMutation({
     mutationFn: launchSession,
-    onSuccess: ({ session, ready }) => {
-      if (ready) navigate(`/sessions/${session.id}`);
-      else setParams((p) => ({ ...Object.fromEntries(p), session: session.id }));
+    // Ready (200) or waiting (202), the session's page takes it from here, starting from this answer.
+    onSuccess: (session) => {
+      queryClient.setQueryData(sessionQueries.detail(session.id).queryKey, { session, ended: undefined });
+      navigate(`/sessions/${session.id}`);
     },
     onError: () => setReviewing(false),
   });

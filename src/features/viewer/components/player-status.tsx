@@ -21,11 +21,7 @@ export function PlayerStatus(props: { state: PlayerState; onRetry: () => void; o
         <>
           <CircularProgress aria-label="Connecting" />
           <Typography>
-            {state.kind === 'waiting-for-video'
-              ? 'Waiting for video…'
-              : state.message
-                ? `Waiting for the session: ${state.message}`
-                : 'Connecting to the session…'}
+            {state.kind === 'waiting-for-video' ? 'Waiting for video…' : 'Connecting to the session…'}
           </Typography>
         </>
       );

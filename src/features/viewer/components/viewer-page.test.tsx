@@ -65,13 +65,35 @@ describe('ViewerPage', () => {
     ).toBeInTheDocument();
   });
 
-  it('says what the service is doing while the session is pending', async () => {
+  it('says what the service is doing while the session is pending, and offers only Cancel', async () => {
     server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
     renderRoute(`/sessions/${sessionId}`);
-    expect(
-      await screen.findByText(`Waiting for the session: ${pending.status.message}`, {}, loading),
-    ).toBeInTheDocument();
-    expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
+    const status = await screen.findByRole('region', { name: 'Session status' }, loading);
+    expect(await within(status).findByRole('status')).toHaveTextContent(pending.status.message);
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Waiting');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    for (const name of ['End session', 'Disconnect', 'Share a watch-only link'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+  });
+
+  it('says the session has ended when the service no longer knows it while it plays', async () => {
+    let gone = false;
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        gone
+          ? HttpResponse.json({ detail: 'No such session.' }, { status: 404 })
+          : HttpResponse.json({ ...ready, app: 'gone-app', version: '2.0.0', profile: 'light' }),
+      ),
+      http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
+      http.get(api('/cfg/apps/*'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(await screen.findByText(/This browser cannot play the stream/, {}, loading)).toBeInTheDocument();
+    gone = true;
+    expect(await screen.findByText('This session has ended.', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
+    // The name of what ran stays.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('gone-app 2.0.0 (light)');
   });
 
   it('shows a failure with a retry, and ends the session after confirming', async () => {

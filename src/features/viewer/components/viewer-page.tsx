@@ -1,12 +1,13 @@
 /**
  * The viewer of one session (/sessions/:sessionId, `?mode=watch` for watch-only), or of a shared watch link
- * (/watch#..., see watch-page.tsx). This is the one component that meets the Player: it creates it in an
- * effect whose cleanup disconnects, and hands plain props down.
+ * (/watch#..., see watch-page.tsx). The page follows the session (the one polling of it): while it waits
+ * for a GPU it shows the queue, once ready it hands the routes to the Player, and when the service says it
+ * is gone it says it has ended. This is the one component that meets the Player: it creates it in an effect
+ * whose cleanup disconnects, and hands plain props down.
  */
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import {
@@ -16,10 +17,10 @@ import {
   type PlayerState,
   type StatsSample,
 } from '../../../player';
-import { lookupSession } from '../api/lookup-session';
+import { createTicket } from '../../../lib/api/create-ticket';
 import type { WatchLinkData } from '../api/watch-link';
 import { launchLabel } from '../../../lib/launch-label';
-import { sessionQueries } from '../../../lib/queries/session-queries';
+import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
@@ -27,6 +28,7 @@ import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { ClipboardPanel } from './clipboard-panel';
 import { MessagesPanel } from './messages-panel';
+import { PendingSession } from './pending-session';
 import { PlayerStatus } from './player-status';
 import { StatsOverlay } from './stats-overlay';
 import { ViewerToolbar } from './viewer-toolbar';
@@ -62,21 +64,30 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const [fullscreen, setFullscreen] = useState(false);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [keyboard, setKeyboard] = useState<KeyboardCapture>('idle');
-  const queryClient = useQueryClient();
+  const watched = useWatchedSession(sessionId, !shared);
+  const session = watched.data?.session;
+  const endedReason = shared ? undefined : watched.data?.ended;
+  // What the player connects to: the link's routes, or the session's once it is ready and until it ends.
+  const routes = shared
+    ? shared.routes
+    : endedReason === undefined && session?.status.condition === 'ready'
+      ? session.routes
+      : undefined;
+  // A string, so that each poll's new (equal) routes keep the same player.
+  const routesKey = routes === undefined ? undefined : JSON.stringify(routes);
+  const waiting = !shared && endedReason === undefined && routesKey === undefined;
 
   useEffect(() => {
     const video = videoRef.current;
-    if (!video) return undefined;
+    if (!video || routesKey === undefined) return undefined;
     performance.mark('sg:viewer-mount');
+    const mode = watchOnly ? 'watch' : 'control';
     const player = new Player({
       video,
-      mode: watchOnly ? 'watch' : 'control',
-      lookupSession: shared
-        ? async () => ({ status: 'ready' as const, routes: shared.routes, ticket: shared.ticket })
-        : () =>
-            lookupSession(sessionId, watchOnly ? 'watch' : 'control', (session) =>
-              queryClient.setQueryData(sessionQueries.detail(sessionId).queryKey, session),
-            ),
+      mode,
+      routes: JSON.parse(routesKey),
+      // Asked for at each connection: a control ticket lasts only until its viewer has connected.
+      ticket: shared ? async () => shared.ticket : async () => (await createTicket(sessionId, mode))?.ticket,
       keepKey: isViewerShortcut,
     });
     playerRef.current = player;
@@ -97,7 +108,13 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       player.disconnect();
       playerRef.current = undefined;
     };
-  }, [sessionId, watchOnly, shared, queryClient]);
+  }, [sessionId, watchOnly, shared, routesKey]);
+
+  // A lost connection may mean a lost session: ask now rather than at the next poll.
+  const { refetch } = watched;
+  useEffect(() => {
+    if (!shared && state.kind === 'reconnecting') void refetch();
+  }, [shared, state.kind, refetch]);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === stageRef.current);
@@ -113,9 +130,12 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
 
   const end = useEndSession();
 
-  const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(state.kind);
-  const ended = state.kind === 'ended';
-  const title = useSessionTitle(sessionId, !shared);
+  const shown: PlayerState = endedReason !== undefined ? { kind: 'ended', reason: endedReason } : state;
+  const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(shown.kind);
+  const ended = shown.kind === 'ended';
+  const refused = watched.isError && !isTransientFailure(watched.error);
+  const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
+  const title = useSessionTitle(sessionId, session, !shared);
   const named = title && launchLabel(title.app, title.version, title.profile);
   const heading = named
     ? `${watchOnly ? 'Watching ' : ''}${named}`
@@ -130,78 +150,86 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
             {heading}
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            {sessionId} · <span data-testid="player-state">{STATE_LABEL[state.kind]}</span>
+            {sessionId} · <span data-testid="player-state">{label}</span>
           </Typography>
         </Box>
-        <ViewerToolbar
-          watchOnly={watchOnly}
-          showStats={showStats}
-          fullscreen={fullscreen}
-          connected={connected}
-          ended={ended}
-          onToggleStats={() => setShowStats((s) => !s)}
-          onToggleFullscreen={toggleFullscreen}
-          onPointerLock={() => void videoRef.current?.requestPointerLock?.()}
-          onDisconnect={() => playerRef.current?.disconnect()}
-          onReconnect={() => playerRef.current?.connect()}
-          onEnd={() => setConfirmEnd(true)}
-        />
+        {!waiting && (
+          <ViewerToolbar
+            watchOnly={watchOnly}
+            showStats={showStats}
+            fullscreen={fullscreen}
+            connected={connected}
+            ended={ended}
+            onToggleStats={() => setShowStats((s) => !s)}
+            onToggleFullscreen={toggleFullscreen}
+            onPointerLock={() => void videoRef.current?.requestPointerLock?.()}
+            onDisconnect={() => playerRef.current?.disconnect()}
+            onReconnect={() => playerRef.current?.connect()}
+            onEnd={() => setConfirmEnd(true)}
+          />
+        )}
       </Stack>
-      <Box
-        ref={stageRef}
-        sx={{
-          position: 'relative',
-          width: '100%',
-          height: fullscreen ? '100vh' : 'min(70vh, 56.25vw)',
-          bgcolor: 'common.black',
-          borderRadius: fullscreen ? 0 : 1,
-          overflow: 'hidden',
-        }}
-      >
-        <video
-          ref={videoRef}
-          aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
-          tabIndex={watchOnly ? -1 : 0}
-          aria-describedby={keyboard === 'idle' ? undefined : KEYBOARD_HINT_ID}
-          autoPlay
-          muted
-          playsInline
-          style={{
-            width: '100%',
-            height: '100%',
-            objectFit: 'contain',
-            display: 'block',
-            touchAction: 'none',
-          }}
-        />
-        <KeyboardHint capture={keyboard} />
-        {showStats && <StatsOverlay history={history} />}
-        <PlayerStatus
-          state={state}
-          onRetry={() => playerRef.current?.retry()}
-          onReconnect={() => playerRef.current?.connect()}
-        />
-      </Box>
-      {!watchOnly && !ended && <WatchLink sessionId={sessionId} />}
-      {shared && (
-        <Typography variant="body2" color="text.secondary">
-          You are watching through a shared link: you see the stream, and nothing you do reaches the
-          application.
-        </Typography>
+      {waiting ? (
+        <PendingSession id={sessionId} watched={watched} watchOnly={watchOnly} />
+      ) : (
+        <>
+          <Box
+            ref={stageRef}
+            sx={{
+              position: 'relative',
+              width: '100%',
+              height: fullscreen ? '100vh' : 'min(70vh, 56.25vw)',
+              bgcolor: 'common.black',
+              borderRadius: fullscreen ? 0 : 1,
+              overflow: 'hidden',
+            }}
+          >
+            <video
+              ref={videoRef}
+              aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
+              tabIndex={watchOnly ? -1 : 0}
+              aria-describedby={keyboard === 'idle' ? undefined : KEYBOARD_HINT_ID}
+              autoPlay
+              muted
+              playsInline
+              style={{
+                width: '100%',
+                height: '100%',
+                objectFit: 'contain',
+                display: 'block',
+                touchAction: 'none',
+              }}
+            />
+            <KeyboardHint capture={keyboard} />
+            {showStats && <StatsOverlay history={history} />}
+            <PlayerStatus
+              state={shown}
+              onRetry={() => playerRef.current?.retry()}
+              onReconnect={() => playerRef.current?.connect()}
+            />
+          </Box>
+          {!watchOnly && !ended && <WatchLink sessionId={sessionId} />}
+          {shared && (
+            <Typography variant="body2" color="text.secondary">
+              You are watching through a shared link: you see the stream, and nothing you do reaches the
+              application.
+            </Typography>
+          )}
+          {!watchOnly && !ended && (
+            <ClipboardPanel
+              messages={messages}
+              canSend={shown.kind === 'playing'}
+              send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
+            />
+          )}
+          <MessagesPanel
+            messages={messages}
+            canSend={shown.kind === 'playing'}
+            ended={ended}
+            send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
+          />
+        </>
       )}
-      {!watchOnly && !ended && (
-        <ClipboardPanel
-          messages={messages}
-          canSend={state.kind === 'playing'}
-          send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
-        />
-      )}
-      <MessagesPanel
-        messages={messages}
-        canSend={state.kind === 'playing'}
-        ended={ended}
-        send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
-      />
       <EndSessionDialog
         sessionId={confirmEnd ? sessionId : undefined}
         ending={end.isPending}
@@ -210,10 +238,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
         onCancel={() => setConfirmEnd(false)}
         onConfirm={() =>
           end.mutate(sessionId, {
-            onSuccess: () => {
-              setConfirmEnd(false);
-              playerRef.current?.markEnded('This session has ended.');
-            },
+            // The page learns of the end with the session (see useEndSession).
+            onSuccess: () => setConfirmEnd(false),
           })
         }
       />

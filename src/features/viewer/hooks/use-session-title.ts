@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { appQueries } from '../../../lib/queries/app-queries';
-import { sessionQueries } from '../../../lib/queries/session-queries';
+import type { Session } from '../../../lib/api-client';
 import { getStartedSessions } from '../../../lib/session-history';
 
 /** How a viewer names its session: the application, its version and the profile. */
@@ -18,17 +18,20 @@ const quiet = { staleTime: Infinity, throwOnError: false, refetchOnWindowFocus: 
  * The session's application, version and profile, by their catalog names where the catalog answers and by
  * their ids otherwise. They come from the service (its `app`, `version`, `profile` fields) or, where a
  * deployment lacks those, from what this browser remembers launching; undefined when neither knows.
+ * `session`: what the page last heard of it (the page follows it, see viewer-page.tsx).
  */
-export function useSessionTitle(id: string, enabled: boolean): SessionTitle | undefined {
-  // Never fetched here: the player's own lookups of the session fill this entry (see viewer-page.tsx).
-  const session = useQuery({ ...sessionQueries.detail(id), ...quiet, enabled: false });
+export function useSessionTitle(
+  id: string,
+  session: Session | undefined,
+  enabled: boolean,
+): SessionTitle | undefined {
   const local = useMemo(
     () => (enabled ? getStartedSessions().find((s) => s.id === id) : undefined),
     [id, enabled],
   );
-  const app = session.data?.app ?? local?.app;
-  const version = session.data?.version ?? local?.version;
-  const profile = session.data?.profile ?? local?.profile;
+  const app = session?.app ?? local?.app;
+  const version = session?.version ?? local?.version;
+  const profile = session?.profile ?? local?.profile;
   const appName = useQuery({
     ...appQueries.detail(app ?? ''),
     ...quiet,

@@ -1,0 +1,109 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reportReachable } from '../../../lib/service-status';
+import { getStartedSessions, rememberSession } from '../../../lib/session-history';
+import { pending, ready, sessionId } from '../../../test/fixtures';
+import { renderRoute } from '../../../test/render';
+import { api, http, HttpResponse, server } from '../../../test/server';
+
+// The viewer is lazy-loaded; its first import in a test file can take seconds on a busy machine.
+const loading = { timeout: 10_000 };
+
+describe('a waiting session on its page', { timeout: 30_000 }, () => {
+  afterEach(() => reportReachable());
+
+  it('keeps polling through a lost service and hands the session to the player once it is ready', async () => {
+    // pending, then the service is gone (no answer, then a proxy 502), then it is back and the session is ready.
+    const answers = ['pending', 'down', 'down', 'proxy', 'pending', 'ready'] as const;
+    let polls = 0;
+    server.use(
+      http.get(api('/stream/:id'), () => {
+        const answer = answers[Math.min(polls, answers.length - 1)];
+        polls += 1;
+        if (answer === 'down') return HttpResponse.error();
+        if (answer === 'proxy') return new HttpResponse('Bad gateway', { status: 502 });
+        return answer === 'ready' ? HttpResponse.json(ready) : HttpResponse.json(pending, { status: 202 });
+      }),
+      http.post(api('/stream/:id/tickets'), () =>
+        HttpResponse.json({ detail: 'Not Found' }, { status: 404 }),
+      ),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(
+      await screen.findByText('Waiting for a free GPU: 1 session ahead', {}, loading),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Waiting');
+    expect(await screen.findByText('Lost contact with the service, still trying…')).toBeInTheDocument();
+    // What the session said last stays shown, and no error replaces the pending view.
+    expect(screen.getByText('Phase: pending')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    // Ready: the player takes over (jsdom has no WebRTC, so it cannot play, which is enough here).
+    expect(
+      await screen.findByText(/This browser cannot play the stream/, {}, { timeout: 20_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Phase: pending')).not.toBeInTheDocument();
+    expect(polls).toBe(answers.length);
+  });
+
+  it('says a session that failed while waiting (410) has ended, with its reason', async () => {
+    let polls = 0;
+    server.use(
+      http.get(api('/stream/:id'), () => {
+        polls += 1;
+        return polls === 1
+          ? HttpResponse.json(pending, { status: 202 })
+          : HttpResponse.json({ detail: 'The application exited with code 1.' }, { status: 410 });
+      }),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(await screen.findByText('Phase: pending', {}, loading)).toBeInTheDocument();
+    expect(await screen.findByText(/it failed\. The application exited with code 1\./)).toBeInTheDocument();
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
+    expect(screen.queryByText('Lost contact with the service, still trying…')).not.toBeInTheDocument();
+  });
+
+  it('explains a refusal and stops asking', async () => {
+    let polls = 0;
+    server.use(
+      http.get(api('/stream/:id'), () => {
+        polls += 1;
+        return HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 });
+      }),
+    );
+    renderRoute(`/sessions/${sessionId}`);
+    expect(await screen.findByText(/You do not have permission to do this/, {}, loading)).toBeInTheDocument();
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Failed');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(polls).toBe(1);
+  });
+
+  it('Cancel ends the session with DELETE, forgets it and goes back to the launch form', async () => {
+    let deleted = '';
+    server.use(
+      http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })),
+      http.delete(api('/stream/:id'), ({ params }) => {
+        deleted = String(params.id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+      http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 0, items: [] })),
+      http.get(api('/cfg/apps/*'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
+    );
+    rememberSession({ id: sessionId, app: 'usd-viewer', version: '1.2.0', profile: 'default', startedAt: 1 });
+    const { router } = renderRoute('/launch?app=usd-viewer&profile=default');
+    await router.navigate(`/sessions/${sessionId}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }, loading));
+    await waitFor(() => expect(deleted).toBe(sessionId));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/launch'));
+    expect(router.state.location.search).toBe('?app=usd-viewer&profile=default');
+    expect(getStartedSessions()).toEqual([]);
+  });
+
+  it('offers no Cancel to a watch-only viewer', async () => {
+    server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
+    renderRoute(`/sessions/${sessionId}?mode=watch`);
+    expect(await screen.findByText('Phase: pending', {}, loading)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+  });
+});
