@@ -131,6 +131,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   );
   const { fanout } = stream;
   const encoder = new Encoder({
+    stillPath: options.stillPath,
     onPacket: (packet) => fanout.push(packet),
     onUnexpectedExit: (reason) => {
       log(`${reason}; restarting it`);

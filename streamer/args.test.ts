@@ -67,7 +67,16 @@ describe('parseArgs', () => {
       allowedOrigins: null,
       viewerSecret: null,
       testMarks: true,
+      stillPath: null,
     });
+  });
+
+  it('keeps a still only where the service names its file', () => {
+    expect(parseArgs(ports).stillPath).toBeNull();
+    expect(parseArgs(ports, { STREAMGATE_STILL_PATH: ' ' }).stillPath).toBeNull();
+    expect(parseArgs(ports, { STREAMGATE_STILL_PATH: '/data/stills/a.jpg' }).stillPath).toBe(
+      '/data/stills/a.jpg',
+    );
   });
 
   it('draws the test marks only when a flag or the environment asks', () => {

@@ -28,6 +28,8 @@ export interface StreamerOptions {
   viewerSecret: Uint8Array | null;
   /** Draw the marks strip that tests and benchmarks read back (marks.ts); people need not see it. */
   testMarks: boolean;
+  /** Where to keep a recent still of the picture (STREAMGATE_STILL_PATH, from the service); null: none. */
+  stillPath: string | null;
 }
 
 /** A flag that is missing, unknown or out of range; main.ts prints its message and exits 2. */
@@ -188,5 +190,6 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     viewerSecret: secretFromEnvironment(env[SECRET_ENV]),
     // The environment too: a service started for tests passes it on to every application it starts.
     testMarks: switches.has('testMarks') || env.STREAMGATE_TEST_MARKS === '1',
+    stillPath: env.STREAMGATE_STILL_PATH?.trim() || null,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The VP8 encoder: Debian's ffmpeg reading raw RGBA frames on its stdin and sending RTP to a loopback
  * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
- * SIGKILL included; on a clean stop it is also killed outright.
+ * SIGKILL included; on a clean stop it is also killed outright. Where the service asks for one, the same
+ * ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
@@ -23,7 +24,13 @@ export interface EncoderOptions {
   onUnexpectedExit?: (reason: string) => void;
   /** Capture this X display (e.g. `:5`) instead of reading frames from `write()`. */
   x11Display?: string;
+  /** Keep a recent still of the picture in this JPEG file (the service's STREAMGATE_STILL_PATH). */
+  stillPath?: string | null;
 }
+
+/** A still every this many seconds, this many pixels wide. */
+export const STILL_INTERVAL_S = 3;
+export const STILL_WIDTH = 320;
 
 /** Where ffmpeg's frames come from: RGBA on its stdin, or the top-left of an X display with its pointer. */
 function inputArgs(size: EncoderSize, x11Display?: string): string[] {
@@ -40,8 +47,26 @@ function inputArgs(size: EncoderSize, x11Display?: string): string[] {
   ];
 }
 
+/**
+ * ffmpeg's second output: every few seconds a small JPEG of the picture, the first one about a second and a
+ * half after the first frame. Each replaces the file by a rename, so a reader never gets half a picture.
+ */
+export function stillArgs(path: string): string[] {
+  return [
+    ...['-an', '-vf', `fps=1/${STILL_INTERVAL_S},scale=${STILL_WIDTH}:-2`],
+    // One thread: frame threads would hold each still back by as many intervals as there are threads.
+    ...['-c:v', 'mjpeg', '-threads', '1', '-q:v', '5'],
+    ...['-f', 'image2', '-update', '1', '-atomic_writing', '1', path],
+  ];
+}
+
 /** Arguments for ffmpeg: realtime libvpx tuned for low latency and low CPU rather than quality. */
-export function ffmpegArgs(size: EncoderSize, rtpPort: number, x11Display?: string): string[] {
+export function ffmpegArgs(
+  size: EncoderSize,
+  rtpPort: number,
+  x11Display?: string,
+  stillPath?: string | null,
+): string[] {
   const { width, height, fps } = size;
   // Bitrate grows with area; ~1.2 Mbit/s at 720p is plenty for a mostly static synthetic scene.
   const kbps = Math.max(300, Math.round((width * height * fps) / 23_000));
@@ -65,7 +90,23 @@ export function ffmpegArgs(size: EncoderSize, rtpPort: number, x11Display?: stri
     ...['-f', 'rtp', '-payload_type', '96'],
     // RTCP goes to the same socket, where it is dropped: a closed RTCP port would make ffmpeg's sends fail.
     `rtp://127.0.0.1:${rtpPort}?pkt_size=1200&rtcpport=${rtpPort}`,
+    ...(stillPath ? stillArgs(stillPath) : []),
   ];
+}
+
+/** Spawns with umask 077, so that the stills ffmpeg writes are readable by this user only. */
+function spawnPrivate(...args: Parameters<typeof spawnIsolated>): ChildProcess {
+  let previous: number | undefined;
+  try {
+    previous = process.umask(0o077);
+  } catch {
+    // worker threads may not change it; the service's directory is private anyway
+  }
+  try {
+    return spawnIsolated(...args);
+  } finally {
+    if (previous !== undefined) process.umask(previous);
+  }
 }
 
 /** One ffmpeg at a time, restarted when it dies unexpectedly or the size changes. */
@@ -80,8 +121,12 @@ export class Encoder {
   dropped = 0;
   private pool: Buffer[] = [];
   private readonly busy = new Set<Buffer>();
+  /** Null once writing it made ffmpeg fail (its directory gone, a full disk): the stream matters more. */
+  private stillPath: string | null;
 
-  constructor(private readonly options: EncoderOptions) {}
+  constructor(private readonly options: EncoderOptions) {
+    this.stillPath = options.stillPath ?? null;
+  }
 
   /** Binds the RTP socket and starts ffmpeg at `size`. */
   async start(size: EncoderSize): Promise<void> {
@@ -153,7 +198,8 @@ export class Encoder {
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
     const { x11Display } = this.options;
-    const child = spawnIsolated(ffmpeg, ffmpegArgs(this.size, port, x11Display), {
+    const stillPath = this.stillPath;
+    const child = spawnPrivate(ffmpeg, ffmpegArgs(this.size, port, x11Display, stillPath), {
       stdio: [x11Display ? 'ignore' : 'pipe', 'ignore', 'pipe'],
     });
     this.child = child;
@@ -173,7 +219,12 @@ export class Encoder {
       if (this.child !== child) return; // replaced on purpose (resize or stop)
       this.child = null;
       if (this.stopped) return;
-      const reason = `ffmpeg exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`;
+      let reason = `ffmpeg exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`;
+      // An error writing the still ends every output of ffmpeg: go on without it.
+      if (stillPath && (stderr.includes('[image2') || stderr.includes(stillPath))) {
+        this.stillPath = null;
+        reason += '; it could not write the still, so it goes on without one';
+      }
       this.options.onUnexpectedExit?.(reason);
       // Back off when it dies at once over and over (e.g. a missing codec), but recover fast from a one-off.
       this.restarts = Date.now() - startedAt < 2000 ? this.restarts + 1 : 0;

@@ -76,6 +76,7 @@ export async function startDisplayHost(
     XAUTHORITY: x.authFile,
   };
   delete env[SECRET_ENV];
+  delete env.STREAMGATE_STILL_PATH;
   const [file, ...args] = program.command as [string, ...string[]];
   const tail = new Tail();
   const child: ChildProcess = spawnIsolated(file, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
@@ -173,6 +174,7 @@ export async function startDisplayHost(
 
   const encoder = new Encoder({
     x11Display: x.display,
+    stillPath: options.stillPath,
     onPacket: (packet) => stream.fanout.push(packet),
     onUnexpectedExit: (reason) => {
       log(`${reason}; restarting it`);

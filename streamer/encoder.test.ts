@@ -1,0 +1,80 @@
+/** The encoder's still: a second output of the same ffmpeg, private, replaced whole, and never at the stream's cost. */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Encoder, ffmpegArgs, STILL_WIDTH } from './encoder.ts';
+
+const size = { width: 640, height: 360, fps: 10 };
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** An encoder fed a frame of changing grey every 100 ms; returns the packets it sent and its exits. */
+async function feed(stillPath: string) {
+  const seen = { packets: 0, exits: [] as string[] };
+  const encoder = new Encoder({
+    stillPath,
+    onPacket: () => seen.packets++,
+    onUnexpectedExit: (reason) => seen.exits.push(reason),
+  });
+  await encoder.start(size);
+  let n = 0;
+  const timer = setInterval(() => {
+    const frame = encoder.acquire();
+    if (frame) encoder.write(frame.fill(n++ % 256));
+  }, 1000 / size.fps);
+  cleanups.push(() => (clearInterval(timer), encoder.stop()));
+  return seen;
+}
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Width and height from a JPEG's baseline frame header. */
+function jpegSize(data: Buffer): { width: number; height: number } | null {
+  const at = data.indexOf(Buffer.from([0xff, 0xc0]));
+  return at < 0 ? null : { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
+}
+
+describe('the still', () => {
+  it('is asked of ffmpeg only where a path is given, as a second output', () => {
+    expect(ffmpegArgs(size, 5000).join(' ')).not.toContain('image2');
+    const args = ffmpegArgs(size, 5000, undefined, '/data/stills/a.jpg');
+    expect(args.at(-1)).toBe('/data/stills/a.jpg');
+    expect(args.join(' ')).toContain('-update 1 -atomic_writing 1');
+    expect(args.indexOf('rtp://127.0.0.1:5000?pkt_size=1200&rtcpport=5000')).toBeGreaterThan(0);
+  });
+
+  it('is a small JPEG that only this user may read, there within seconds of the first frame', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-still-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'session.jpg');
+    const seen = await feed(file);
+    await waitFor('the first still', () => existsSync(file));
+    const data = await readFile(file);
+    expect(data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(jpegSize(data)).toEqual({ width: STILL_WIDTH, height: 180 });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(seen.packets).toBeGreaterThan(0);
+    expect(seen.exits).toEqual([]);
+  });
+
+  it('is given up when it cannot be written, and the stream goes on', async () => {
+    const file = path.join(tmpdir(), `streamgate-no-such-dir-${process.pid}`, 'session.jpg');
+    const seen = await feed(file);
+    await waitFor('ffmpeg to fail on the still', () => seen.exits.length > 0);
+    expect(seen.exits[0]).toMatch(/could not write the still/);
+    const before = seen.packets;
+    await waitFor('the stream to go on', () => seen.packets > before + 20);
+    expect(seen.exits).toHaveLength(1);
+  });
+});
