@@ -24,6 +24,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { compileValidator } from './http/validation.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { stillDirOf } from './sessions/still-files.ts';
 import type { SessionManager } from './sessions/types.ts';
 
 /** What the app uses but does not build itself, so that tests can choose each part. */
@@ -131,7 +132,15 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
       // Routes declare their schemas from the contract; Ajv checks them against it (validation.ts).
       api.setValidatorCompiler(compileValidator);
       cfgRoutes(api, deps.catalog);
-      streamRoutes(api, deps.catalog, deps.manager, config.publicHost, limiter, config.userLimit ?? null);
+      streamRoutes(
+        api,
+        deps.catalog,
+        deps.manager,
+        config.publicHost,
+        limiter,
+        config.userLimit ?? null,
+        stillDirOf(config.dataDir),
+      );
       adminRoutes(api, deps.manager);
     },
     { prefix: '/api' },

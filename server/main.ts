@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, portalOrigins } from './config.ts';
 import { logDestination } from './log-output.ts';
 import { warmTargets } from './catalog/queries.ts';
 import { createSessionManager } from './sessions/manager.ts';
+import { stillDirOf, tidyStills } from './sessions/still-files.ts';
 import type { SessionLogger } from './sessions/types.ts';
 
 /** How long POST /stream waits for a session to be ready before answering 202. */
@@ -58,6 +59,9 @@ async function main(): Promise<void> {
   // Before any session starts (restored ones included), so that every launch runs the bundles.
   await prepareAppBundles(repoRoot, (message) => app.log.warn(message));
   await manager.start();
+  // Stills of sessions that ended while no service watched their applications.
+  const stills = stillDirOf(config.dataDir);
+  await tidyStills(stills, (id) => manager.get(id) !== undefined).catch(() => undefined);
 
   let closing: Promise<void> | undefined;
   const shutdown = (reason: string, code: number) => {
@@ -67,6 +71,8 @@ async function main(): Promise<void> {
         await app.close();
       } finally {
         await manager.stop();
+        // Every application has stopped: no still is left to show (those adopted at start included).
+        await tidyStills(stills, () => false).catch(() => undefined);
       }
     })()
       .catch((error: unknown) => {

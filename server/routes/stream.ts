@@ -14,6 +14,7 @@ import { contractRoute, type RouteOf } from '../http/contract.ts';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
 import { enforceUserLimit } from '../http/user-limit.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+import { stillRoutes } from './still.ts';
 import { ticketRoutes } from './tickets.ts';
 
 /**
@@ -72,6 +73,8 @@ export function streamRoutes(
   publicHost: string,
   limiter: RateLimiter | null = null,
   userLimit: number | null = null,
+  /** Where the applications keep their stills (sessions/still-files.ts); null: no still route. */
+  stillDir: string | null = null,
 ) {
   /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */
   function owned(request: FastifyRequest, id: string): SessionRecord {
@@ -144,4 +147,5 @@ export function streamRoutes(
   });
 
   ticketRoutes(app, manager, requireSessions, owned);
+  if (stillDir !== null) stillRoutes(app, stillDir, requireSessions, owned);
 }

@@ -11,6 +11,7 @@ import { probeHealth } from './health-probe.ts';
 import { canBind, type PortPool } from './port-pool.ts';
 import type { Session } from './session.ts';
 import { exitMessage, label, timeoutMessage } from './session-messages.ts';
+import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { SessionLogger } from './types.ts';
 
@@ -65,6 +66,8 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
         STREAMGATE_ALLOWED_ORIGINS: context.viewerOrigins.join(','),
         // Requests saved by an older service lack the setting.
         STREAMGATE_MAX_VIEWERS: String(request.profile.settings.maxViewers ?? 8),
+        // Its recent still (still-files.ts), removed below when the application exits.
+        ...stillEnvironment(stillDirBeside(context.logDir), record.id),
       };
       const child = await launchApplication(
         { sessionId: record.id, request, ports, host: context.publicHost, environment },
@@ -73,6 +76,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       const pid = child.pid as number;
       entry.launched(ports, pid, startTicks(pid));
       child.once('exit', (code, signal) => void onExit(entry, attempt, code, signal));
+      child.once('exit', () => removeStill(stillDirBeside(context.logDir), record.id));
     } catch (error) {
       context.logger.error(
         { sessionId: record.id, err: (error as Error).message },

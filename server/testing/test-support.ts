@@ -119,6 +119,8 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const catalog = parseCatalog(options.catalog ?? standInCatalog(), 'catalog.yaml');
   const tokens = options.tokens ? TokenStore.parse(TOKENS_YAML, 'tokens.yaml') : null;
   const config = testConfig({
+    // The manager's: the routes find the applications' files (their stills) there too.
+    dataDir,
     staticDir: options.staticDir ?? path.join(dataDir, 'no-portal'),
     ...options.config,
   });

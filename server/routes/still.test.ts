@@ -1,0 +1,95 @@
+/** GET /api/stream/{id}/still against a real manager and stand-in applications. This file's ports: 48440-48449. */
+import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stillDirOf, stillPath } from '../sessions/still-files.ts';
+import { waitFor } from '../testing/session-support.ts';
+import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ tokens: true, ports: { first: 48440, last: 48449 }, manager: { capacity: 2 } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type User = 'alice' | 'bob' | 'vera' | 'ada';
+const still = (id: string, user?: User) =>
+  t.app.inject({ method: 'GET', url: `/api/stream/${id}/still`, headers: user ? bearer(user) : {} });
+
+/** Starts a session of `app` for alice and waits until it is ready (or failed); returns its id. */
+async function start(app: string): Promise<string> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/stream',
+    headers: bearer('alice'),
+    payload: { id: app, profile: 'default' },
+  });
+  const id = created.json().id as string;
+  await waitFor('the session to start', () => ['ready', 'failed'].includes(t.manager.get(id)?.state ?? ''));
+  return id;
+}
+
+/** What the service told the application, read from its environment. */
+async function environmentOf(pid: number): Promise<Record<string, string>> {
+  const raw = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(raw.split('\0').map((entry) => [entry.split('=')[0], entry.split('=')[1]]));
+}
+
+const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
+
+describe('GET /api/stream/{id}/still', () => {
+  it('serves the owner and admins the still the application keeps, once there is one', async () => {
+    const id = await start('usd-viewer');
+    const file = stillPath(stillDirOf(t.dataDir), id);
+    // The application was told where, in a directory only the service's user may read.
+    const pid = t.manager.get(id)?.pid as number;
+    expect((await environmentOf(pid)).STREAMGATE_STILL_PATH).toBe(file);
+    expect((await stat(stillDirOf(t.dataDir))).mode & 0o777).toBe(0o700);
+
+    const before = await still(id, 'alice');
+    expect(before.statusCode).toBe(404);
+    expect(before.json().detail).toMatch(/no still yet/);
+
+    await writeFile(file, jpeg, { mode: 0o600 });
+    for (const user of ['alice', 'ada'] as const) {
+      const res = await still(id, user);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.rawPayload.equals(jpeg)).toBe(true);
+    }
+
+    expect((await still(id, 'bob')).statusCode).toBe(403);
+    // A viewer may not use sessions at all, nor may a caller without a token.
+    expect((await still(id, 'vera')).statusCode).toBe(403);
+    expect((await still(id)).statusCode).toBe(403);
+    expect((await still(crypto.randomUUID(), 'alice')).statusCode).toBe(404);
+    const malformed = await still('not-a-session', 'alice');
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.json().detail[0].loc).toEqual(['path', 'session_id']);
+
+    // Ending the session removes its still.
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/stream/${id}`,
+      headers: bearer('alice'),
+    });
+    expect(ended.statusCode).toBe(204);
+    expect(existsSync(file)).toBe(false);
+    expect((await still(id, 'alice')).statusCode).toBe(404);
+  });
+
+  it('removes the still of an application that dies, and answers 410 for its failed session', async () => {
+    const id = await start('usd-viewer');
+    const file = stillPath(stillDirOf(t.dataDir), id);
+    // Written while it runs, as the application's ffmpeg would.
+    await writeFile(file, jpeg, { mode: 0o600 });
+    expect((await still(id, 'alice')).statusCode).toBe(200);
+    process.kill(-(t.manager.get(id)?.pid as number), 'SIGKILL');
+    await waitFor('the session to fail', () => t.manager.get(id)?.state === 'failed');
+    await waitFor('the still to go', () => !existsSync(file));
+    expect((await still(id, 'alice')).statusCode).toBe(410);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Recent stills of the sessions (`GET /stream/{id}/still`): the service names a file per session,
+ * `<data dir>/stills/<session id>.jpg`, in the application's environment (STREAMGATE_STILL_PATH); the
+ * application's ffmpeg replaces it every few seconds by a rename (streamer/encoder.ts). The directory is
+ * the service's user's only, and the file goes when the application does.
+ */
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PRIVATE_DIR_MODE } from './private-files.ts';
+
+/** The variable that names the still's file to the application. */
+export const STILL_ENV = 'STREAMGATE_STILL_PATH';
+
+/** The stills directory of a data directory. */
+export function stillDirOf(dataDir: string): string {
+  return path.join(dataDir, 'stills');
+}
+
+/** The stills directory beside a logs directory (`<data dir>/logs`), as the runner knows it. */
+export function stillDirBeside(logDir: string): string {
+  return stillDirOf(path.dirname(logDir));
+}
+
+/** The still of one session (ids are the service's own UUIDs). */
+export function stillPath(stillDir: string, sessionId: string): string {
+  return path.join(stillDir, `${sessionId}.jpg`);
+}
+
+/** The application's environment entry, after making the private directory; none when it cannot be made. */
+export function stillEnvironment(stillDir: string, sessionId: string): Record<string, string> {
+  try {
+    mkdirSync(stillDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // An existing directory keeps its mode through mkdir.
+    chmodSync(stillDir, PRIVATE_DIR_MODE);
+  } catch {
+    // A session without a still is better than no session.
+    return {};
+  }
+  return { [STILL_ENV]: stillPath(stillDir, sessionId) };
+}
+
+/**
+ * Removes a session's still and a temporary file ffmpeg may have left. Synchronous: it runs as the
+ * application exits, and must be done before a stopping service does.
+ */
+export function removeStill(stillDir: string, sessionId: string): void {
+  const file = stillPath(stillDir, sessionId);
+  try {
+    rmSync(file, { force: true });
+    rmSync(`${file}.tmp`, { force: true });
+  } catch {
+    // nothing to do about it; the next start tidies what is left
+  }
+}
+
+/** The session's still, or null when there is none yet. */
+export async function readStill(stillDir: string, sessionId: string): Promise<Buffer | null> {
+  try {
+    const data = await readFile(stillPath(stillDir, sessionId));
+    return data.length > 0 ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the stills of sessions that `known` no longer knows (left by a service that did not stop cleanly). */
+export async function tidyStills(stillDir: string, known: (sessionId: string) => boolean): Promise<void> {
+  const names = await readdir(stillDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const id = /^(.+)\.jpg(\.tmp)?$/.exec(name)?.[1];
+    if (id !== undefined && !known(id)) await rm(path.join(stillDir, name), { force: true });
+  }
+}
