@@ -15,7 +15,7 @@ export function adminRoutes(app: FastifyInstance, manager: SessionManager): void
       if (!isAdmin(request.principal)) {
         throw forbidden('The capacity figures are for administrators; use a token with the admin role.');
       }
-      return reply.header('cache-control', 'no-store').send(manager.capacity());
+      return reply.header('cache-control', 'no-store').code(200).send(manager.capacity());
     },
   });
 }
