@@ -1,8 +1,10 @@
 /**
  * The rows of the sessions page: a table where there is room, a card a session on a narrow screen, so that
- * nothing has to scroll sideways. Both say the same things and offer the same actions.
+ * nothing has to scroll sideways. Both say the same things and offer the same actions, and show a ready
+ * session's recent still where the service has one.
  */
 import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
@@ -17,6 +19,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { SessionRow } from '../../../lib/queries/list-sessions';
+import { SessionStill } from './session-still';
 
 /** "3 min", "2 h 5 min": how long ago a session was started. */
 export function formatAge(ms: number): string {
@@ -92,7 +95,12 @@ export function SessionTable({ rows, now, onEnd }: RowsProps) {
           {rows.map((row) => (
             <TableRow key={row.id}>
               <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{row.id}</TableCell>
-              <TableCell>{row.launched ?? 'unknown'}</TableCell>
+              <TableCell>
+                <Stack spacing={1}>
+                  <SessionStill row={row} width={160} />
+                  <span>{row.launched ?? 'unknown'}</span>
+                </Stack>
+              </TableCell>
               <TableCell>
                 <State row={row} />
               </TableCell>
@@ -115,6 +123,9 @@ export function SessionCards({ rows, now, onEnd }: RowsProps) {
       {rows.map((row) => (
         <Card component="li" key={row.id} variant="outlined">
           <CardContent sx={{ pb: 0 }}>
+            <Box sx={{ mb: 1, '&:empty': { display: 'none' } }}>
+              <SessionStill row={row} width={320} />
+            </Box>
             <Typography variant="subtitle1" component="p" sx={{ fontWeight: 700 }}>
               {row.launched ?? 'Application unknown'}
             </Typography>
