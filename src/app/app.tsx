@@ -6,7 +6,7 @@ import { ThemeModeProvider } from './theme-mode';
 
 /** The providers and the router of the running portal. */
 export function App({ queryClient }: { queryClient: QueryClient }) {
-  const router = useMemo(() => createAppRouter(), []);
+  const router = useMemo(() => createAppRouter(queryClient), [queryClient]);
   return (
     <ThemeModeProvider>
       <QueryClientProvider client={queryClient}>

@@ -1,8 +1,12 @@
 /** The routes: every page is a URL that can be shared and reloaded. Viewer and admin load only when opened. */
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router-dom';
+import type { EnsureQueryDataOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
-import { CatalogPage } from '../features/catalog/components/catalog-page';
+import { catalogTags, CatalogPage } from '../features/catalog/components/catalog-page';
+import { appQueries } from '../lib/queries/app-queries';
+import { sessionQueries } from '../lib/queries/session-queries';
+import { isSessionId } from '../lib/session-id';
 import { Layout } from './layout';
 import { NotFoundPage, RouteError } from './route-error';
 import { SessionLink } from './session-link';
@@ -48,34 +52,80 @@ function VersionLink() {
   );
 }
 
+/**
+ * Starts a page's first query from its URL, so that the page opens with its data. Never in the way: a
+ * failure (or a service slower than a moment) is left to the page, which asks again and shows it.
+ */
+async function prefetch<T, K extends QueryKey>(
+  queryClient: QueryClient,
+  options: EnsureQueryDataOptions<T, Error, T, K>,
+): Promise<null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const moment = new Promise((resolve) => (timer = setTimeout(resolve, 1000)));
+  await Promise.race([
+    queryClient.ensureQueryData({ ...options, retry: false }).catch(() => undefined),
+    moment,
+  ]);
+  clearTimeout(timer);
+  return null;
+}
+
+/**
+ * The prefetch runs again only for other data (another page or other tags): a search typed in the catalog,
+ * a version chosen or a mode changed must not wait for a loader.
+ */
+function shouldRevalidate({ currentUrl, nextUrl }: { currentUrl: URL; nextUrl: URL }): boolean {
+  return (
+    currentUrl.pathname !== nextUrl.pathname ||
+    catalogTags(currentUrl.searchParams).join() !== catalogTags(nextUrl.searchParams).join()
+  );
+}
+
 /** The route table, shared by the browser router and the tests' memory routers. */
-export const routes: RouteObject[] = [
-  {
-    element: <Layout />,
-    errorElement: <RouteError />,
-    children: [
-      {
-        errorElement: <RouteError />,
-        children: [
-          { path: '/', element: <CatalogPage /> },
-          { path: '/apps', element: <CatalogPage /> },
-          { path: '/apps/:appId', element: <AppDetailPage /> },
-          { path: '/apps/:appId/versions/:version', element: <VersionLink /> },
-          { path: '/launch', element: <LaunchPage /> },
-          { path: '/sessions', element: <SessionsPage /> },
-          { path: '/sessions/:sessionId', element: <SessionLink viewer={<ViewerPage />} /> },
-          { path: '/watch', element: <WatchPage /> },
-          { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
-          { path: '/admin/profiles', element: <AdminPage /> },
-          { path: '/settings', element: <SettingsPage /> },
-          { path: '*', element: <NotFoundPage /> },
-        ],
-      },
-    ],
-  },
-];
+export const createRoutes = (queryClient: QueryClient): RouteObject[] => {
+  const catalog = ({ request }: { request: Request }) =>
+    prefetch(queryClient, appQueries.list(catalogTags(new URL(request.url).searchParams)));
+  return [
+    {
+      element: <Layout />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          errorElement: <RouteError />,
+          children: [
+            { path: '/', element: <CatalogPage />, loader: catalog, shouldRevalidate },
+            { path: '/apps', element: <CatalogPage />, loader: catalog, shouldRevalidate },
+            {
+              path: '/apps/:appId',
+              element: <AppDetailPage />,
+              loader: ({ params }) => prefetch(queryClient, appQueries.detail(params.appId ?? '')),
+              shouldRevalidate,
+            },
+            { path: '/apps/:appId/versions/:version', element: <VersionLink /> },
+            { path: '/launch', element: <LaunchPage /> },
+            { path: '/sessions', element: <SessionsPage /> },
+            {
+              path: '/sessions/:sessionId',
+              element: <SessionLink viewer={<ViewerPage />} />,
+              loader: ({ params }) =>
+                isSessionId(params.sessionId ?? '')
+                  ? prefetch(queryClient, sessionQueries.detail(params.sessionId ?? ''))
+                  : null,
+              shouldRevalidate,
+            },
+            { path: '/watch', element: <WatchPage /> },
+            { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
+            { path: '/admin/profiles', element: <AdminPage /> },
+            { path: '/settings', element: <SettingsPage /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ];
+};
 
 /** The browser router of the running portal. */
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(createRoutes(queryClient));
 }

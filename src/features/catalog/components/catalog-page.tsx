@@ -30,14 +30,19 @@ function filterAndSort(apps: Application[], search: string, sort: CatalogSort): 
   return found.sort(sort === 'name-desc' ? (a, b) => byName(b, a) : byName);
 }
 
+/** The tags a catalog URL filters on (`?tags=a&tags=b` or `?tags=a,b`); the router prefetches with them. */
+export function catalogTags(params: URLSearchParams): string[] {
+  return params
+    .getAll('tags')
+    .flatMap((t) => t.split(','))
+    .filter(Boolean);
+}
+
 /** The catalog: search, tag filter, sort and pages, all kept in the URL so a view can be shared. */
 export function CatalogPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
-  const tags = params
-    .getAll('tags')
-    .flatMap((t) => t.split(','))
-    .filter(Boolean);
+  const tags = catalogTags(params);
   const sort = readSort(params.get('sort'));
   const page = Math.max(1, Number(params.get('page')) || 1);
 
