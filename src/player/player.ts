@@ -128,14 +128,14 @@ export class Player extends TypedEmitter<PlayerEvents> {
     } catch (error) {
       return this.lost(error instanceof RoutesError ? error.message : message(error));
     }
-    let ticket;
-    try {
-      ticket = await this.options.ticket?.();
-    } catch (error) {
-      if (!stale()) this.lost(`The service could not be reached: ${message(error)}`);
-      return;
-    }
-    if (stale()) return;
+    // Asked for at once, and awaited only when the offer is ready to go: the two overlap.
+    const ticket = Promise.resolve()
+      .then(() => this.options.ticket?.())
+      .catch((error: unknown) => {
+        throw new Error(`The service could not be reached: ${message(error)}`);
+      });
+    // Awaited by the negotiation; a peer that cannot be made leaves it unawaited, and that is no error.
+    ticket.catch(() => undefined);
     const mode = this.options.mode ?? 'control';
     let peer: PeerSession;
     try {

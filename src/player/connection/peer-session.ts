@@ -50,17 +50,22 @@ export class PeerSession {
     this.pc.addEventListener('connectionstatechange', () => this.onConnectionState());
   }
 
-  /** Sends the offer through the transport and applies the answer, rewritten to the route's host and media port. */
+  /**
+   * Sends the offer through the transport and applies the answer, rewritten to the route's host and media
+   * port. The ticket may still be on its way: the offer is made meanwhile, and waits for it before it is sent.
+   */
   async negotiate(
     transport: SignalingTransport,
     endpoint: StreamEndpoint,
     mode: 'control' | 'watch',
-    ticket?: string,
+    pendingTicket?: string | Promise<string | undefined>,
   ) {
     const offer = await this.pc.createOffer();
     await this.pc.setLocalDescription(offer);
     // ICE-lite applications learn our address from connectivity checks, so no need to wait for gathering.
     const sdp = this.pc.localDescription?.sdp ?? offer.sdp ?? '';
+    const ticket = await pendingTicket;
+    if (this.closed) return;
     const signaling = await transport.negotiate({
       endpoint,
       offer: sdp,
