@@ -38,6 +38,12 @@ function ViewerMissing() {
   return <Alert severity="warning">The viewer is not part of this build.</Alert>;
 }
 
+/** Starts loading the viewer's code without waiting for it (a loader that never holds its page up). */
+function preloadViewer(): null {
+  void loadViewer?.().catch(() => undefined);
+  return null;
+}
+
 const ViewerPage = lazy(async () => (loadViewer ? loadViewer() : { default: ViewerMissing }));
 const WatchPage = lazy(async () => (loadWatch ? loadWatch() : { default: ViewerMissing }));
 
@@ -102,7 +108,13 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => {
               shouldRevalidate,
             },
             { path: '/apps/:appId/versions/:version', element: <VersionLink /> },
-            { path: '/launch', element: <LaunchPage /> },
+            // Whoever opens the launch form is about to watch: the viewer's code comes meanwhile.
+            {
+              path: '/launch',
+              element: <LaunchPage />,
+              loader: preloadViewer,
+              shouldRevalidate: () => false,
+            },
             { path: '/sessions', element: <SessionsPage /> },
             {
               path: '/sessions/:sessionId',
