@@ -28,4 +28,11 @@ export const server = mswNode.setupServer(
   msw.http.get(api('/stream/:id/still'), () =>
     msw.HttpResponse.json({ detail: 'This session has no still yet.' }, { status: 404 }),
   ),
+  // A viewer opened by a test asks for a ticket before it connects: by default it gets one.
+  msw.http.post(api('/stream/:id/tickets'), () =>
+    msw.HttpResponse.json(
+      { ticket: 'test-ticket', scope: 'control', expires_at: '2030-01-01T00:00:00Z' },
+      { status: 201 },
+    ),
+  ),
 );
