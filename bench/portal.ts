@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/portal.ts`: what the first page of the portal costs.
  * 1. gzip size of the JavaScript the first page loads (module scripts and modulepreload links of dist/index.html),
- *    and the lazy chunks (viewer, admin) that must not be among them. Target: <= 250 KB gzip.
+ *    and the lazy chunks (viewer, admin) that must not be among them. Target: <= 200 KB gzip (the speed issue).
  * 2. time from navigation until the catalog is visible in headless Chromium, median of several cold loads,
  *    with a small catalog and with 5,000 applications.
  * Builds the portal first when dist/ is missing.
@@ -16,7 +16,7 @@ import { startStack } from '../e2e/support/stack';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
-const TARGET_KB = 250;
+const TARGET_KB = 200;
 const LOADS = 7;
 
 function build(): void {

@@ -29,7 +29,7 @@ describe('the app bar sessions indicator', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/settings');
     await user.click(await screen.findByRole('button', { name: 'Your sessions: 2 sessions, 1 waiting' }));
-    const menu = screen.getByRole('menu', { name: 'Your sessions' });
+    const menu = await screen.findByRole('menu', { name: 'Your sessions' });
     const items = within(menu).getAllByRole('menuitem');
     expect(items.map((i) => i.textContent)).toEqual([
       `usd-viewer 1.2.0${pending.status.message}`,

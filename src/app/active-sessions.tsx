@@ -4,19 +4,16 @@
  */
 import LiveTvIcon from '@mui/icons-material/LiveTv';
 import Badge from '@mui/material/Badge';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link as RouterLink, useMatch } from 'react-router-dom';
+import { lazy, Suspense, useState } from 'react';
+import { useMatch } from 'react-router-dom';
 import type { SessionRow } from '../lib/queries/list-sessions';
 import { sessionQueries } from '../lib/queries/session-queries';
+import { HintTooltip } from '../components/hint-tooltip';
 
 const MENU_ID = 'active-sessions-menu';
+const SessionsMenu = lazy(() => import('./active-sessions-menu'));
 
 function isActive(row: SessionRow): boolean {
   const condition = row.session?.status.condition;
@@ -48,7 +45,7 @@ export function ActiveSessions() {
   const close = () => setAnchor(null);
   return (
     <>
-      <Tooltip title={`Your sessions: ${summary}`}>
+      <HintTooltip title={`Your sessions: ${summary}`}>
         <IconButton
           color="inherit"
           aria-label={`Your sessions: ${summary}`}
@@ -61,31 +58,13 @@ export function ActiveSessions() {
             <LiveTvIcon />
           </Badge>
         </IconButton>
-      </Tooltip>
-      <Menu
-        id={MENU_ID}
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        slotProps={{ list: { 'aria-label': 'Your sessions' } }}
-      >
-        {rows.map((row) => (
-          <MenuItem key={row.id} component={RouterLink} to={`/sessions/${row.id}`} onClick={close}>
-            <ListItemText
-              primary={row.launched ?? `Session ${row.id.slice(0, 8)}`}
-              secondary={
-                row.session?.status.condition === 'pending'
-                  ? row.session.status.message || 'Waiting'
-                  : 'Running'
-              }
-            />
-          </MenuItem>
-        ))}
-        <Divider />
-        <MenuItem component={RouterLink} to="/sessions" onClick={close}>
-          All sessions
-        </MenuItem>
-      </Menu>
+      </HintTooltip>
+      {/* Its code comes when it is first opened: most pages are seen with the menu closed. */}
+      {anchor !== null && (
+        <Suspense fallback={null}>
+          <SessionsMenu id={MENU_ID} anchor={anchor} rows={rows} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,17 +1,12 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
 import Toolbar from '@mui/material/Toolbar';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
 import LightModeIcon from '@mui/icons-material/LightMode';
@@ -20,6 +15,9 @@ import { Toaster } from '../components/toaster';
 import { ActiveSessions } from './active-sessions';
 import { ServiceBanner } from './service-banner';
 import { useThemeMode } from './theme-mode';
+import { HintTooltip } from '../components/hint-tooltip';
+
+const NavDrawer = lazy(() => import('./nav-drawer'));
 
 const links = [
   { to: '/apps', label: 'Catalog' },
@@ -58,6 +56,7 @@ function NavRow() {
  */
 function NavMenu() {
   const [open, setOpen] = useState(false);
+  const [mounted, setMounted] = useState(false);
   return (
     <>
       <IconButton
@@ -66,34 +65,20 @@ function NavMenu() {
         aria-label="Open navigation"
         aria-controls={open ? 'nav-drawer' : undefined}
         aria-expanded={open}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setMounted(true);
+          setOpen(true);
+        }}
         sx={{ display: { xs: 'inline-flex', md: 'none' } }}
       >
         <MenuIcon />
       </IconButton>
-      <Drawer
-        id="nav-drawer"
-        open={open}
-        onClose={() => setOpen(false)}
-        slotProps={{ paper: { 'aria-label': 'Navigation' } }}
-      >
-        <Box component="nav" aria-label="Main" sx={{ width: 240 }}>
-          <List>
-            {links.map((link) => (
-              <ListItem key={link.to} disablePadding>
-                <ListItemButton
-                  component={NavLink}
-                  to={link.to}
-                  onClick={() => setOpen(false)}
-                  sx={{ '&.active': { color: 'primary.main', fontWeight: 700 } }}
-                >
-                  {link.label}
-                </ListItemButton>
-              </ListItem>
-            ))}
-          </List>
-        </Box>
-      </Drawer>
+      {/* Its code comes when it is first opened; it stays mounted afterwards, so that it can slide closed. */}
+      {mounted && (
+        <Suspense fallback={null}>
+          <NavDrawer links={links} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -134,11 +119,11 @@ export function Layout() {
           </Box>
           <NavRow />
           <ActiveSessions />
-          <Tooltip title={label}>
+          <HintTooltip title={label}>
             <IconButton onClick={toggle} aria-label={label} color="inherit">
               {mode === 'light' ? <DarkModeIcon /> : <LightModeIcon />}
             </IconButton>
-          </Tooltip>
+          </HintTooltip>
         </Toolbar>
       </AppBar>
       <ServiceBanner />

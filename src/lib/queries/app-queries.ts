@@ -2,7 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 import { getApp } from '../api/get-app';
 import { getApps } from '../api/get-apps';
 import { getProfiles } from '../api/get-profiles';
-import { getVersions } from '../api/get-versions';
 
 /** Query options of the catalog, read by several features; keys from general to specific. */
 export const appQueries = {
@@ -20,7 +19,8 @@ export const appQueries = {
   versions: (id: string) =>
     queryOptions({
       queryKey: [...appQueries.all(), 'detail', id, 'versions'] as const,
-      queryFn: ({ signal }) => getVersions(id, signal),
+      // Loaded when first asked: their SemVer sorting is not needed by the first page (the catalog).
+      queryFn: async ({ signal }) => (await import('../api/get-versions')).getVersions(id, signal),
     }),
   profiles: (id: string, version: string) =>
     queryOptions({

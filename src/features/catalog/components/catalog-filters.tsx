@@ -1,10 +1,11 @@
-import Autocomplete from '@mui/material/Autocomplete';
+import { lazy, Suspense } from 'react';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
+import NativeSelect from '@mui/material/NativeSelect';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
+
+const TagFilter = lazy(() => import('./tag-filter'));
 
 /** How the catalog may be ordered. */
 export type CatalogSort = 'name' | 'name-desc' | 'id';
@@ -24,33 +25,41 @@ export interface CatalogFiltersProps {
 export function CatalogFilters(props: CatalogFiltersProps) {
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
-      <TextField
-        label="Search applications"
-        type="search"
-        value={props.search}
-        onChange={(e) => props.onSearch(e.target.value)}
-        sx={{ flex: 2 }}
-      />
-      <Autocomplete
-        multiple
-        options={props.tagOptions}
-        value={props.tags}
-        onChange={(_e, value) => props.onTags(value)}
-        renderInput={(params) => <TextField {...params} label="Tags" />}
-        sx={{ flex: 2, minWidth: 200 }}
-      />
-      <FormControl size="small" sx={{ flex: 1, minWidth: 160 }}>
-        <InputLabel id="catalog-sort-label">Sort by</InputLabel>
-        <Select
-          labelId="catalog-sort-label"
-          label="Sort by"
+      <FormControl sx={{ flex: 2 }}>
+        <InputLabel htmlFor="catalog-search">Search applications</InputLabel>
+        <OutlinedInput
+          id="catalog-search"
+          label="Search applications"
+          type="search"
+          value={props.search}
+          onChange={(e) => props.onSearch(e.target.value)}
+        />
+      </FormControl>
+      {/* Until its code has come (a moment after the page), the same field, shown as not yet usable. */}
+      <Suspense
+        fallback={
+          <FormControl disabled sx={{ flex: 2, minWidth: 200 }}>
+            <InputLabel htmlFor="catalog-tags-waiting">Tags</InputLabel>
+            <OutlinedInput id="catalog-tags-waiting" label="Tags" value={props.tags.join(', ')} readOnly />
+          </FormControl>
+        }
+      >
+        <TagFilter tags={props.tags} options={props.tagOptions} onTags={props.onTags} />
+      </Suspense>
+      {/* The browser's own list: lighter than a menu, and at home with every keyboard and screen reader. */}
+      <FormControl sx={{ flex: 1, minWidth: 160 }}>
+        <InputLabel htmlFor="catalog-sort" shrink>
+          Sort by
+        </InputLabel>
+        <NativeSelect
           value={props.sort}
           onChange={(e) => props.onSort(e.target.value as CatalogSort)}
+          input={<OutlinedInput id="catalog-sort" label="Sort by" notched />}
         >
-          <MenuItem value="name">Name (A to Z)</MenuItem>
-          <MenuItem value="name-desc">Name (Z to A)</MenuItem>
-          <MenuItem value="id">Identifier</MenuItem>
-        </Select>
+          <option value="name">Name (A to Z)</option>
+          <option value="name-desc">Name (Z to A)</option>
+          <option value="id">Identifier</option>
+        </NativeSelect>
       </FormControl>
     </Stack>
   );
