@@ -1,16 +1,8 @@
 /** The ticket and the offer are made at the same time: neither waits for the other before the POST. */
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { FakePeerConnection } from './testing/fake-peer-connection';
-import { lastPeer, play, posts, setup } from './testing/player-harness';
+import { expect, it, vi } from 'vitest';
+import { lastPeer, play, posts, setup, withPlayerHarness } from './testing/player-harness';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  FakePeerConnection.created = [];
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+withPlayerHarness();
 
 it('makes its offer while the ticket is on its way, and posts it with the ticket once it comes', async () => {
   let give: (ticket: string) => void = () => {};

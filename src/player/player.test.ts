@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakePeerConnection } from './testing/fake-peer-connection';
-import { lastPeer, play, posts, setup, whepResponse } from './testing/player-harness';
+import { lastPeer, play, posts, setup, withPlayerHarness, whepResponse } from './testing/player-harness';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  FakePeerConnection.created = [];
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+withPlayerHarness();
 
 describe('Player', () => {
   it('offers recvonly video and two channels, posts WHEP to the route and rewrites the candidate', async () => {

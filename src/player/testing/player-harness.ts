@@ -1,5 +1,5 @@
 /** The player over a fake peer connection and a stubbed fetch that answers WHEP, for the player's tests. */
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { Player } from '../player';
 import type { PlayerOptions, PlayerState } from '../player-types';
 import { FakePeerConnection } from './fake-peer-connection';
@@ -57,4 +57,16 @@ export async function play(h: Harness) {
   lastPeer().fireTrack();
   h.video.dispatchEvent(new Event('loadeddata'));
   await vi.advanceTimersByTimeAsync(0);
+}
+
+/** Fake timers and a fresh record of peer connections for each test of the calling file. */
+export function withPlayerHarness(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakePeerConnection.created = [];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 }
