@@ -59,6 +59,9 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     encoder.resize(size);
   };
 
+  /** Set once frames are drawn: draws one at once for input that changes the picture. */
+  let drawSoon: () => void = () => undefined;
+
   const applyInput = (event: InputEvent) => {
     switch (event.type) {
       case 'pointermove':
@@ -89,6 +92,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
         break;
     }
     if (event.seq !== undefined) state.seq = event.seq;
+    // A resize restarts the encoder, whose first frame comes on the schedule.
+    if (event.type !== 'resize') drawSoon();
   };
 
   const answerMessage = (message: AppMessage): AppMessage[] => {
@@ -140,9 +145,10 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   });
 
   await encoder.start(size);
-  // Frames are drawn on a fixed schedule measured from the start, so timer drift does not lower the rate.
-  const started = performance.now();
+  // Frames are drawn on a fixed schedule measured from its start, so timer drift does not lower the rate.
+  let started = performance.now();
   let drawn = 0;
+  let lastEager = -Infinity;
   let frameTimer: NodeJS.Timeout | null = null;
   const tick = () => {
     const now = performance.now();
@@ -158,6 +164,17 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     frameTimer = setTimeout(tick, Math.max(0, next - performance.now()));
   };
   tick();
+  // Input is drawn at once rather than at the next tick, and the schedule starts again from then. At most one
+  // such frame an interval, so that a stream of input no more than doubles the frame rate.
+  drawSoon = () => {
+    const now = performance.now();
+    if (frameTimer === null || now - lastEager < 1000 / size.fps) return;
+    lastEager = now;
+    clearTimeout(frameTimer);
+    started = now;
+    drawn = 0;
+    tick();
+  };
 
   return {
     signalingPort: stream.signalingPort,

@@ -45,6 +45,18 @@ function jpegSize(data: Buffer): { width: number; height: number } | null {
   return at < 0 ? null : { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
 }
 
+describe('the timestamps', () => {
+  it('are the clock as frames arrive on stdin, passed through as they are; the X capture keeps its rate', () => {
+    const raw = ffmpegArgs(size, 5000).join(' ');
+    expect(raw).toContain('-use_wallclock_as_timestamps 1 -framerate 1000 -i pipe:0');
+    expect(raw).toContain('-fps_mode passthrough');
+    const x11 = ffmpegArgs(size, 5000, ':5').join(' ');
+    expect(x11).toContain('-framerate 10');
+    expect(x11).not.toContain('wallclock');
+    expect(x11).not.toContain('passthrough');
+  });
+});
+
 describe('the still', () => {
   it('is asked of ffmpeg only where a path is given, as a second output', () => {
     expect(ffmpegArgs(size, 5000).join(' ')).not.toContain('image2');

@@ -41,9 +41,12 @@ function inputArgs(size: EncoderSize, x11Display?: string): string[] {
       ...['-video_size', `${width}x${height}`, '-i', `${x11Display}+0,0`],
     ];
   }
+  // Frames come when the application draws them, which is sooner than the schedule when input arrives, so each
+  // is stamped with the clock as ffmpeg reads it. The demuxer's time base is 1 / framerate: 1 ms here, since at
+  // 1 / fps two frames drawn within one interval would get the same timestamp.
   return [
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', String(fps)],
-    ...['-i', 'pipe:0'],
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`],
+    ...['-use_wallclock_as_timestamps', '1', '-framerate', '1000', '-i', 'pipe:0'],
   ];
 }
 
@@ -74,6 +77,8 @@ export function ffmpegArgs(
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
     ...inputArgs(size, x11Display),
     ...['-an', '-c:v', 'libvpx', '-pix_fmt', 'yuv420p'],
+    // Timestamps as they came, neither frames duplicated nor dropped to fit a rate (the capture keeps its own).
+    ...(x11Display ? [] : ['-fps_mode', 'passthrough']),
     // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
     ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
     // One thread: measured at half the CPU of two on a busy 2-core machine; a frame still takes only ~6 ms.
