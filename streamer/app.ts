@@ -125,7 +125,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   };
 
   const stream = await startStreamServer(
-    { ...options, silenceTimeoutMs: start.silenceTimeoutMs, log },
+    // Input to photon matters more here than smooth pacing: frames are shown as soon as they are decoded.
+    { ...options, silenceTimeoutMs: start.silenceTimeoutMs, zeroPlayoutDelay: true, log },
     {
       queries: new Set(['loadingStateQuery']),
       onInput: (event) => applyInput(event),

@@ -63,6 +63,18 @@ describe('RTP helpers', () => {
     expect(out.subarray(12)).toEqual(packet.subarray(12));
     expect(packet.readUInt32BE(8)).toBe(0x1234);
   });
+
+  it('adds a playout delay of 0 to 0 ms as a one-byte header extension where the viewer negotiated one', () => {
+    const packet = vp8(10, 1000, { start: true, key: true, marker: true });
+    const out = rewrite(packet, 0xdeadbeef, 120, 7, 42, 6);
+    expect(out[0]! & 0x10).toBe(0x10);
+    expect(out[1]).toBe(0x80 | 120);
+    expect(out.readUInt32BE(8)).toBe(0xdeadbeef);
+    expect(out.subarray(12, 20)).toEqual(Buffer.from([0xbe, 0xde, 0, 1, 0x62, 0, 0, 0]));
+    expect(payloadOffset(out)).toBe(20);
+    expect(out.subarray(20)).toEqual(packet.subarray(12));
+    expect(startsVp8Keyframe(out)).toBe(true);
+  });
 });
 
 describe('VideoFanout', () => {

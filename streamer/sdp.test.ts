@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OfferError, parseOffer, withSingleCandidate } from './sdp.ts';
+import { OfferError, parseOffer, PLAYOUT_DELAY_URI, withPlayoutDelay, withSingleCandidate } from './sdp.ts';
 
 /** An offer as Chromium makes it for a recvonly video transceiver and two data channels (trimmed). */
 const chromeOffer = [
@@ -39,7 +39,26 @@ const chromeOffer = [
 
 describe('parseOffer', () => {
   it('finds the video mid, the VP8 payload type and the data channels', () => {
-    expect(parseOffer(chromeOffer)).toEqual({ videoMid: '0', vp8PayloadType: 96, hasDataChannels: true });
+    expect(parseOffer(chromeOffer)).toEqual({
+      videoMid: '0',
+      vp8PayloadType: 96,
+      hasDataChannels: true,
+      playoutDelayExtId: null,
+    });
+  });
+
+  it('finds the playout-delay extension of the video section, one-byte ids only', () => {
+    const offer = (id: number) =>
+      chromeOffer.replace('a=mid:0', `a=mid:0\r\na=extmap:${id} ${PLAYOUT_DELAY_URI}`);
+    expect(parseOffer(offer(6)).playoutDelayExtId).toBe(6);
+    expect(parseOffer(offer(15)).playoutDelayExtId).toBeNull();
+  });
+
+  it('adds the playout-delay extension to the answer section of that mid only', () => {
+    const out = withPlayoutDelay(chromeOffer, '0', 6);
+    expect(out).toContain(`a=mid:0\r\na=extmap:6 ${PLAYOUT_DELAY_URI}\r\n`);
+    expect(out.match(/a=extmap:/g)).toHaveLength(1);
+    expect(parseOffer(out).playoutDelayExtId).toBe(6);
   });
 
   it('takes the payload type the viewer chose for VP8', () => {
@@ -51,7 +70,12 @@ describe('parseOffer', () => {
     const dataOnly =
       chromeOffer.slice(0, chromeOffer.indexOf('m=video')) +
       chromeOffer.slice(chromeOffer.indexOf('m=application'));
-    expect(parseOffer(dataOnly)).toEqual({ videoMid: null, vp8PayloadType: null, hasDataChannels: true });
+    expect(parseOffer(dataOnly)).toEqual({
+      videoMid: null,
+      vp8PayloadType: null,
+      hasDataChannels: true,
+      playoutDelayExtId: null,
+    });
   });
 
   it.each([

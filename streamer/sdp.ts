@@ -14,7 +14,12 @@ export interface OfferInfo {
   vp8PayloadType: number | null;
   /** Whether the offer has a data channel (application) section. */
   hasDataChannels: boolean;
+  /** The id the viewer gave the playout-delay RTP header extension in that section, or null. */
+  playoutDelayExtId: number | null;
 }
+
+/** Chromium's RTP header extension by which a sender asks for frames to be shown as soon as decoded. */
+export const PLAYOUT_DELAY_URI = 'http://www.webrtc.org/experiments/rtp-hdrext/playout-delay';
 
 interface Section {
   kind: string;
@@ -57,6 +62,7 @@ export function parseOffer(sdp: string): OfferInfo {
   );
   let videoMid: string | null = null;
   let vp8PayloadType: number | null = null;
+  let playoutDelayExtId: number | null = null;
   if (video) {
     const mid = video.lines.find((l) => l.startsWith('a=mid:'));
     if (!mid) throw new OfferError('The video section of the SDP offer has no a=mid.');
@@ -64,8 +70,27 @@ export function parseOffer(sdp: string): OfferInfo {
     const vp8 = video.lines.map((l) => /^a=rtpmap:(\d+) VP8\/90000/i.exec(l)).find((m) => m !== null);
     if (!vp8) throw new OfferError('The viewer does not offer to receive VP8 video.');
     vp8PayloadType = Number(vp8[1]);
+    // One-byte header extensions only (ids 1-14).
+    const ext = video.lines
+      .map((l) => /^a=extmap:(\d+)(?:\/\w+)? (\S+)$/.exec(l))
+      .find((m) => m?.[2] === PLAYOUT_DELAY_URI);
+    const id = Number(ext?.[1]);
+    if (id >= 1 && id <= 14) playoutDelayExtId = id;
   }
-  return { videoMid, vp8PayloadType, hasDataChannels: media.some((m) => m.kind === 'application') };
+  return {
+    videoMid,
+    vp8PayloadType,
+    hasDataChannels: media.some((m) => m.kind === 'application'),
+    playoutDelayExtId,
+  };
+}
+
+/** Adds the playout-delay extension, with the viewer's id, to the answer's section `mid`. */
+export function withPlayoutDelay(answer: string, mid: string, id: number): string {
+  return answer.replace(
+    `\r\na=mid:${mid}\r\n`,
+    `\r\na=mid:${mid}\r\na=extmap:${id} ${PLAYOUT_DELAY_URI}\r\n`,
+  );
 }
 
 /**

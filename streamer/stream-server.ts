@@ -26,6 +26,8 @@ export interface StreamServerOptions {
   viewerSecret: Uint8Array | null;
   /** No packet from a viewer for this long ends it. */
   silenceTimeoutMs?: number;
+  /** Ask browsers that can to show each frame as soon as it is decoded (see `rewrite` in rtp.ts). */
+  zeroPlayoutDelay?: boolean;
   log?: (line: string) => void;
 }
 
@@ -126,6 +128,7 @@ export async function startStreamServer(
               watchOnly,
               ticket,
               silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
+              zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
             },
             { ...handlers, onClosed: (viewer) => (release(), handlers.onClosed(viewer)) },
           );

@@ -1,6 +1,6 @@
 import { PeerConnection, Video } from 'node-datachannel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OfferError, parseOffer } from './sdp.ts';
+import { OfferError, parseOffer, PLAYOUT_DELAY_URI } from './sdp.ts';
 import { Viewer } from './viewer.ts';
 
 const peers: PeerConnection[] = [];
@@ -27,7 +27,14 @@ const handlers = {
   onClosed() {},
   queries: new Set<string>(),
 };
-const options = { host: '127.0.0.1', mediaPort: 0, watchOnly: false, ticket: null, silenceTimeoutMs: 15_000 };
+const options = {
+  host: '127.0.0.1',
+  mediaPort: 0,
+  watchOnly: false,
+  ticket: null,
+  silenceTimeoutMs: 15_000,
+  zeroPlayoutDelay: false,
+};
 
 describe('Viewer.answer', () => {
   it('refuses, as the offer’s fault, an offer that passes the parser but not the WebRTC stack', async () => {
@@ -38,5 +45,17 @@ describe('Viewer.answer', () => {
     const answered = Viewer.answer(offer, info, options, handlers);
     await expect(answered).rejects.toBeInstanceOf(OfferError);
     await expect(answered).rejects.toThrow(/refused: .*fingerprint/);
+  });
+
+  it('answers the playout-delay extension the offer has, only when asked to', async () => {
+    const offer = (await realOffer()).replace(/^(a=mid:0)\r?$/m, `$1\r\na=extmap:6 ${PLAYOUT_DELAY_URI}\r`);
+    const info = parseOffer(offer);
+    expect(info.playoutDelayExtId).toBe(6);
+    for (const zeroPlayoutDelay of [true, false]) {
+      const { viewer, answer } = await Viewer.answer(offer, info, { ...options, zeroPlayoutDelay }, handlers);
+      viewer.close();
+      expect(answer.includes(`a=extmap:6 ${PLAYOUT_DELAY_URI}`)).toBe(zeroPlayoutDelay);
+      expect(viewer.playoutDelayExtId).toBe(zeroPlayoutDelay ? 6 : null);
+    }
   });
 });

@@ -15,7 +15,7 @@ import {
   type InputEvent,
 } from '../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
-import { OfferError, withSingleCandidate, type OfferInfo } from './sdp.ts';
+import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
 
 /** What the application does with a viewer's events. */
 export interface ViewerHandlers {
@@ -39,6 +39,8 @@ export interface ViewerOptions {
   ticket: string | null;
   /** No packet from the viewer for this long ends it (ICE consent lost). */
   silenceTimeoutMs: number;
+  /** Negotiate a playout delay of zero where the viewer offers the extension. */
+  zeroPlayoutDelay: boolean;
 }
 
 const GATHER_TIMEOUT_MS = 3000;
@@ -48,6 +50,7 @@ export class Viewer implements RtpSink {
   readonly id = randomUUID();
   readonly ssrc = randomBytes(4).readUInt32BE(0) || 1;
   payloadType = 96;
+  playoutDelayExtId: number | null = null;
   readonly watchOnly: boolean;
   private readonly pc: PeerConnection;
   private track: Track | null = null;
@@ -150,6 +153,7 @@ export class Viewer implements RtpSink {
     const pc = this.pc;
     if (info.videoMid !== null && info.vp8PayloadType !== null) {
       this.payloadType = info.vp8PayloadType;
+      this.playoutDelayExtId = this.options.zeroPlayoutDelay ? info.playoutDelayExtId : null;
       const video = new Video(info.videoMid, 'SendOnly');
       video.addVP8Codec(info.vp8PayloadType);
       video.addSSRC(this.ssrc, 'streamgate', 'streamgate', 'video');
@@ -188,7 +192,10 @@ export class Viewer implements RtpSink {
     clearTimeout(timer);
     const local = pc.localDescription();
     if (!local) throw new Error('No local description was produced.');
-    return withSingleCandidate(local.sdp, this.options.host, this.options.mediaPort);
+    const answer = withSingleCandidate(local.sdp, this.options.host, this.options.mediaPort);
+    const { videoMid } = info;
+    const id = this.playoutDelayExtId;
+    return videoMid !== null && id !== null ? withPlayoutDelay(answer, videoMid, id) : answer;
   }
 
   private adopt(dc: DataChannel): void {
