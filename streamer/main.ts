@@ -6,6 +6,7 @@
 import { SECRET_ENV } from '../protocol/viewer-ticket.ts';
 import { ArgumentError, parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from './app.ts';
+import { installStop, servingLine } from './lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[streamer] ${line}\n`);
 
@@ -21,33 +22,12 @@ try {
 }
 
 let streamer: Streamer | null = null;
-let stopping = false;
-
-const stop = (code: number) => {
-  if (stopping) return;
-  stopping = true;
-  // close() kills ffmpeg synchronously before its first await, so an exit right after is safe.
-  const closing = streamer?.close() ?? Promise.resolve();
-  const force = setTimeout(() => process.exit(code), 2000);
-  force.unref();
-  void closing.finally(() => process.exit(code));
-};
-
-process.on('SIGTERM', () => stop(0));
-process.on('SIGINT', () => stop(0));
-process.on('SIGHUP', () => stop(0));
-process.on('uncaughtException', (err) => {
-  log(`crashed: ${err instanceof Error ? err.message : String(err)}`);
-  stop(1);
-});
+// close() kills ffmpeg synchronously before its first await, so an exit right after is safe.
+const stop = installStop({ log, graceMs: 2_000 }, () => streamer?.close() ?? Promise.resolve());
 
 try {
   streamer = await startStreamer(options, { log });
-  log(
-    `session ${options.sessionId}: signaling http://${options.host}:${streamer.signalingPort}/whep, ` +
-      `media udp ${options.host}:${options.mediaPort}, ${options.width}x${options.height} at ${options.fps} fps`,
-  );
+  log(servingLine(options, streamer.signalingPort));
 } catch (err) {
-  log(`could not start: ${err instanceof Error ? err.message : String(err)}`);
-  stop(1);
+  stop(1, `could not start: ${err instanceof Error ? err.message : String(err)}`);
 }

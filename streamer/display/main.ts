@@ -7,6 +7,7 @@
 import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { ArgumentError, parseArgs } from '../args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
+import { installStop, servingLine } from '../lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
 
@@ -33,29 +34,11 @@ try {
 }
 
 let host: DisplayHost | null = null;
-let stopping = false;
-const stop = (code: number, reason?: string) => {
-  if (stopping) return;
-  stopping = true;
-  // Said last, after everything stopped: the service quotes the last line of the log as the reason.
-  const exit = () => {
-    if (reason) log(reason);
-    process.exit(code);
-  };
-  const force = setTimeout(exit, 5_000);
-  force.unref();
-  void (host?.close() ?? Promise.resolve()).finally(exit);
-};
-
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(0));
-process.on('uncaughtException', (err) => stop(1, `crashed: ${err.message}`));
+const stop = installStop({ log, graceMs: 5_000 }, () => host?.close() ?? Promise.resolve());
 
 try {
   host = await startDisplayHost(options, program, log);
-  log(
-    `session ${options.sessionId}: signaling http://${options.host}:${host.signalingPort}/whep, ` +
-      `media udp ${options.host}:${options.mediaPort}, ${options.width}x${options.height} at ${options.fps} fps`,
-  );
+  log(servingLine(options, host.signalingPort));
   const { code, reason } = await host.done;
   stop(code, reason);
 } catch (err) {

@@ -1,0 +1,38 @@
+/**
+ * How an application process (the sample application, the display host) ends: on SIGTERM, SIGINT or
+ * SIGHUP (code 0), on a crash (code 1), or when its entry point says so. What it started is closed first,
+ * within a grace period, and a reason, if any, is the last line of its log: the service quotes it.
+ */
+import type { StreamerOptions } from './args.ts';
+
+export type Stop = (code: number, reason?: string) => void;
+
+export function installStop(
+  options: { log: (line: string) => void; graceMs: number },
+  close: () => Promise<void>,
+): Stop {
+  let stopping = false;
+  const stop: Stop = (code, reason) => {
+    if (stopping) return;
+    stopping = true;
+    const exit = () => {
+      if (reason) options.log(reason);
+      process.exit(code);
+    };
+    setTimeout(exit, options.graceMs).unref();
+    void close().finally(exit);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(0));
+  process.on('uncaughtException', (err) =>
+    stop(1, `crashed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  return stop;
+}
+
+/** The first line an application logs once it serves: where viewers connect, and what it streams. */
+export function servingLine(options: StreamerOptions, signalingPort: number): string {
+  return (
+    `session ${options.sessionId}: signaling http://${options.host}:${signalingPort}/whep, ` +
+    `media udp ${options.host}:${options.mediaPort}, ${options.width}x${options.height} at ${options.fps} fps`
+  );
+}
