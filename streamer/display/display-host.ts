@@ -150,7 +150,7 @@ export async function startDisplayHost(
   let stream: StreamServer;
   try {
     stream = await startStreamServer(
-      { ...options, log },
+      { ...options, zeroPlayoutDelay: true, log },
       {
         queries: new Set(),
         onInput: (event) => applyInput(event),
