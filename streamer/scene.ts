@@ -1,6 +1,7 @@
 /**
  * The picture. A canvas draws what needs fonts and gradients: the static background once per size, and
- * the status panel at most ten times a second when its text changes. Its pixels are read back only then.
+ * the status panel when its text changes: at once for what a person did (a key, a stage), else at most ten times
+ * a second (the frame counter). Its pixels are read back only then.
  * Each frame starts from a copy of that base and the moving parts (orbit, ripples, pointer, and the marks
  * strip when tests ask for it) are drawn straight into the buffer, so a 720p frame costs about a memory copy.
  */
@@ -24,7 +25,7 @@ export interface SceneState {
 }
 
 const RIPPLE_MS = 700;
-/** The status text is redrawn at most this often; the marks carry the exact per-frame values. */
+/** The status text is redrawn at most this often for the counters; the marks carry the exact per-frame values. */
 const PANEL_INTERVAL_MS = 100;
 /** Pure magenta: the pointer's colour (marks.ts), used for nothing else. */
 const MAGENTA: Rgb = [255, 0, 255];
@@ -51,6 +52,8 @@ export class Scene {
   private readonly panel: { canvas: Canvas; ctx: SKRSContext2D; x: number; y: number; w: number; h: number };
   private panelText = '';
   private panelAt = -Infinity;
+  /** What a person changed (key, stage) when the panel was drawn last: a change of it is drawn at once. */
+  private panelAsked = '';
   private readonly orbit: { cx: number; cy: number; r: number };
   private ripples: { x: number; y: number; at: number }[] = [];
   private readonly own: Buffer;
@@ -135,7 +138,8 @@ export class Scene {
 
   private updatePanel(now: number): void {
     const { state } = this;
-    if (now - this.panelAt < PANEL_INTERVAL_MS) return;
+    const asked = `${state.lastKey}\n${state.stageUri}\n${state.loadingState}`;
+    if (now - this.panelAt < PANEL_INTERVAL_MS && asked === this.panelAsked) return;
     const pointer = state.pointer ? `${Math.round(state.pointer.x)}, ${Math.round(state.pointer.y)}` : 'none';
     const lines = [
       `Stage: ${state.stageUri || 'none'}${state.stageUri ? ` (${state.loadingState})` : ''}`,
@@ -147,6 +151,7 @@ export class Scene {
     if (text === this.panelText) return;
     this.panelText = text;
     this.panelAt = now;
+    this.panelAsked = asked;
     const { canvas, ctx, x, y, w, h } = this.panel;
     // A picture too small for the panel shows none; the marks and the moving parts still run.
     if (x + w > this.width || y + h > this.height - STRIP_HEIGHT) return;
