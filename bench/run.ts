@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const all = ['server', 'sessions', 'streamer', 'display', 'portal', 'launch'];
+const all = ['server', 'sessions', 'streamer', 'display', 'portal', 'launch', 'viewer'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;
 
-if (benches.some((b) => b === 'portal' || b === 'launch')) {
+if (benches.some((b) => b === 'portal' || b === 'launch' || b === 'viewer')) {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,
