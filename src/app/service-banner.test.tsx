@@ -7,6 +7,8 @@ import { renderRoute } from '../test/render';
 import { api, http, HttpResponse, server } from '../test/server';
 
 const bannerText = /Cannot reach the Streamgate service at http:\/\/[^ ]+\/api\. Retrying…/;
+/** A guard, not a measurement: on a busy machine a refetch and its render can take longer than the default second. */
+const shown = { timeout: 5_000 };
 
 /** /cfg/apps answers from `state`: down (network failure), a proxy's 502 page, or the given applications. */
 function serveCatalog(state: { mode: 'up' | 'down' | 'proxy'; items: typeof apps; probes: number }) {
@@ -37,7 +39,7 @@ describe('service banner', { timeout: 30_000 }, () => {
 
     state.mode = 'down';
     await queryClient.refetchQueries({ queryKey: ['apps'] });
-    expect(await screen.findByText(bannerText)).toBeInTheDocument();
+    expect(await screen.findByText(bannerText, undefined, shown)).toBeInTheDocument();
     // The data it had stays on the page, and the banner replaces the refetch's notice.
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
     expect(screen.queryByText(/Could not refresh/)).not.toBeInTheDocument();
@@ -57,7 +59,7 @@ describe('service banner', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
     state.mode = 'proxy';
     await queryClient.refetchQueries({ queryKey: ['apps'] });
-    expect(await screen.findByText(bannerText)).toBeInTheDocument();
+    expect(await screen.findByText(bannerText, undefined, shown)).toBeInTheDocument();
 
     const before = state.probes;
     await userEvent.click(screen.getByRole('button', { name: 'Retry now' }));
