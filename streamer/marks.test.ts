@@ -155,3 +155,16 @@ describe('a scene too small for its panel', () => {
     if (height > 2 * CELL_SIZE) expect([...frame.subarray(0, 4)]).toEqual([255, 0, 255, 255]);
   });
 });
+
+describe('the status panel of a rendered scene', () => {
+  it('shows a key in the next frame, however soon, and holds the frame counter back', () => {
+    // No marks strip: frames drawn at one instant then differ only where the panel does.
+    const s = { ...state(), testMarks: false };
+    const scene = new Scene(640, 360, s);
+    const first = Buffer.from(scene.render(1_000));
+    // The frame counter changed, but within 100 ms it is not redrawn: the same picture.
+    expect(Buffer.from(scene.render(1_000)).equals(first)).toBe(true);
+    s.lastKey = 'a';
+    expect(Buffer.from(scene.render(1_000)).equals(first)).toBe(false);
+  });
+});
