@@ -2,27 +2,13 @@
  * A ready application that exits on its own: exit 0 (the person quit the program) ends its session;
  * any other exit fails it with a reason that quotes the application's last words.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createSessionManager } from './manager.ts';
-import { standInRequest, tearDown, tempDataDir, testOptions, waitFor } from '../testing/session-support.ts';
-import type { SessionManager } from './types.ts';
+import { describe, expect, it } from 'vitest';
+import { useManagerHarness } from '../testing/manager-harness.ts';
+import { standInRequest, waitFor } from '../testing/session-support.ts';
 
 // This file's ports: 48400-48409.
-let manager: SessionManager | undefined;
-let dataDir: string | undefined;
-const pids = new Set<number | undefined>();
-
-afterEach(async () => {
-  await tearDown(manager, pids, dataDir);
-  manager = undefined;
-});
-
-async function start(): Promise<SessionManager> {
-  dataDir = await tempDataDir();
-  manager = createSessionManager(testOptions(dataDir, 48400, 48409));
-  await manager.start();
-  return manager;
-}
+const { setup, pids } = useManagerHarness(48400, 48409);
+const start = () => setup();
 
 describe('an application that exits after it was ready', () => {
   it('ends its session when it exits with 0', async () => {
