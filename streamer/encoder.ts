@@ -1,5 +1,5 @@
 /**
- * The VP8 encoder: Debian's ffmpeg reading raw RGBA frames on its stdin and sending RTP to a loopback
+ * The VP8 encoder: Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback
  * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
  * SIGKILL included; on a clean stop it is also killed outright. Where the service asks for one, the same
  * ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
@@ -22,8 +22,8 @@ export interface EncoderOptions {
   onPacket: (packet: Buffer) => void;
   /** Called with a short reason when ffmpeg exits without being asked to. */
   onUnexpectedExit?: (reason: string) => void;
-  /** Capture this X display (e.g. `:5`) instead of reading frames from `write()`. */
-  x11Display?: string;
+  /** How the frames given to `write()` lay out their pixels: RGBA (the sample scene) or BGRX (an X display). */
+  pixelFormat?: PixelFormat;
   /** Keep a recent still of the picture in this JPEG file (the service's STREAMGATE_STILL_PATH). */
   stillPath?: string | null;
 }
@@ -32,20 +32,17 @@ export interface EncoderOptions {
 export const STILL_INTERVAL_S = 3;
 export const STILL_WIDTH = 320;
 
-/** Where ffmpeg's frames come from: RGBA on its stdin, or the top-left of an X display with its pointer. */
-function inputArgs(size: EncoderSize, x11Display?: string): string[] {
-  const { width, height, fps } = size;
-  if (x11Display) {
-    return [
-      ...['-nostdin', '-f', 'x11grab', '-draw_mouse', '1', '-framerate', String(fps)],
-      ...['-video_size', `${width}x${height}`, '-i', `${x11Display}+0,0`],
-    ];
-  }
+/** ffmpeg's names for the pixel layouts of the frames it reads. */
+export type PixelFormat = 'rgba' | 'bgr0';
+
+/** Where ffmpeg's frames come from: 32-bit pixels on its stdin, whenever the application has one. */
+function inputArgs(size: EncoderSize, pixelFormat: PixelFormat): string[] {
+  const { width, height } = size;
   // Frames come when the application draws them, which is sooner than the schedule when input arrives, so each
   // is stamped with the clock as ffmpeg reads it. The demuxer's time base is 1 / framerate: 1 ms here, since at
   // 1 / fps two frames drawn within one interval would get the same timestamp.
   return [
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`],
+    ...['-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${width}x${height}`],
     ...['-use_wallclock_as_timestamps', '1', '-framerate', '1000', '-i', 'pipe:0'],
   ];
 }
@@ -63,22 +60,35 @@ export function stillArgs(path: string): string[] {
   ];
 }
 
+/** The encoder's target bitrate in kbit/s: it grows with area and rate, ~1.2 Mbit/s at 720p30. */
+export function targetKbps({ width, height, fps }: EncoderSize): number {
+  return Math.max(300, Math.round((width * height * fps) / 23_000));
+}
+
+/**
+ * The bytes a second a stream of `size` may take: twice the encoder's maxrate (2.7 Mbit/s at 960x540 30 fps).
+ * libvpx does not hold its rate when every frame is a screen of new text (a terminal scrolling), so an
+ * application whose frames come as its picture changes paces them by this (display/capture.ts).
+ */
+export function bandwidthOf(size: EncoderSize): number {
+  return (targetKbps(size) * 4 * 1000) / 8;
+}
+
 /** Arguments for ffmpeg: realtime libvpx tuned for low latency and low CPU rather than quality. */
 export function ffmpegArgs(
   size: EncoderSize,
   rtpPort: number,
-  x11Display?: string,
   stillPath?: string | null,
+  pixelFormat: PixelFormat = 'rgba',
 ): string[] {
-  const { width, height, fps } = size;
-  // Bitrate grows with area; ~1.2 Mbit/s at 720p is plenty for a mostly static synthetic scene.
-  const kbps = Math.max(300, Math.round((width * height * fps) / 23_000));
+  const { fps } = size;
+  const kbps = targetKbps(size);
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
-    ...inputArgs(size, x11Display),
+    ...inputArgs(size, pixelFormat),
     ...['-an', '-c:v', 'libvpx', '-pix_fmt', 'yuv420p'],
-    // Timestamps as they came, neither frames duplicated nor dropped to fit a rate (the capture keeps its own).
-    ...(x11Display ? [] : ['-fps_mode', 'passthrough']),
+    // Timestamps as they came, neither frames duplicated nor dropped to fit a rate (the application keeps its own).
+    ...['-fps_mode', 'passthrough'],
     // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
     ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
     // One thread: measured at half the CPU of two on a busy 2-core machine; a frame still takes only ~6 ms.
@@ -181,7 +191,7 @@ export class Encoder {
     return buffer;
   }
 
-  /** Queues one frame from `acquire()`, filled with exactly width*height*4 bytes of RGBA. */
+  /** Queues one frame from `acquire()`, filled with exactly width*height*4 bytes of pixels. */
   write(frame: Buffer): void {
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable) return;
@@ -202,11 +212,9 @@ export class Encoder {
     if (this.stopped || !this.size || !this.socket) return;
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
-    const { x11Display } = this.options;
     const stillPath = this.stillPath;
-    const child = spawnPrivate(ffmpeg, ffmpegArgs(this.size, port, x11Display, stillPath), {
-      stdio: [x11Display ? 'ignore' : 'pipe', 'ignore', 'pipe'],
-    });
+    const args = ffmpegArgs(this.size, port, stillPath, this.options.pixelFormat);
+    const child = spawnPrivate(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
     this.child = child;
     // Writes queued on a dead ffmpeg's stdin may never call back; its buffers are free again.
     this.busy.clear();

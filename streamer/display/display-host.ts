@@ -1,16 +1,17 @@
 /**
  * The display host: streams any X11 program. Per session a private X display (x-server.ts), the program
- * in it, the display captured and encoded by ffmpeg, and the shared stream server (tickets, viewers,
- * data channels) of the sample application. Viewer input becomes real X input (x-client.ts); `resize`
+ * in it, the display captured when it changes (capture.ts) and encoded by ffmpeg, and the shared stream
+ * server (tickets, viewers, data channels) of the sample application. Viewer input becomes real X input (x-client.ts); `resize`
  * changes the captured size and fits the program's windows to it; text travels on the clipboard both ways.
  */
 import type { ChildProcess } from 'node:child_process';
 import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { resizedTo, type StreamerOptions } from '../args.ts';
-import { Encoder } from '../encoder.ts';
+import { bandwidthOf, Encoder } from '../encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
 import { startStreamServer, type StreamServer } from '../stream-server.ts';
+import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';
 import { startXServer } from './x-server.ts';
@@ -97,16 +98,18 @@ export async function startDisplayHost(
       wheel[axis] -= Math.sign(wheel[axis]) * WHEEL_STEP;
     }
   };
+  /** Set once the capture runs: the cursor follows the viewer's pointer in the next frame. */
+  let pointerAt = (x: number, y: number): void => void client.pointer(x, y);
   const applyInput = (event: InputEvent) => {
     switch (event.type) {
       case 'pointermove':
-        return client.pointer(event.x, event.y);
+        return pointerAt(event.x, event.y);
       case 'pointerdown':
       case 'pointerup':
-        client.pointer(event.x, event.y);
+        pointerAt(event.x, event.y);
         return client.button(BUTTONS[event.button] ?? 1, event.type === 'pointerdown');
       case 'wheel':
-        client.pointer(event.x, event.y);
+        pointerAt(event.x, event.y);
         scroll(event.deltaY, 'y');
         return scroll(event.deltaX, 'x');
       case 'keydown':
@@ -120,7 +123,7 @@ export async function startDisplayHost(
       case 'touchend': {
         // One finger is the pointer with the left button held.
         const first = event.touches[0];
-        if (first) client.pointer(first.x, first.y);
+        if (first) pointerAt(first.x, first.y);
         return client.button(1, event.type !== 'touchend');
       }
       case 'resize':
@@ -172,16 +175,47 @@ export async function startDisplayHost(
     stream.broadcast({ event_type: 'clipboard', payload: { text } }, 'control'),
   );
 
+  const budget = new ByteBudget(bandwidthOf(size));
   const encoder = new Encoder({
-    x11Display: x.display,
+    pixelFormat: 'bgr0',
     stillPath: options.stillPath,
-    onPacket: (packet) => stream.fanout.push(packet),
+    onPacket: (packet) => {
+      budget.spend(packet.length);
+      stream.fanout.push(packet);
+    },
     onUnexpectedExit: (reason) => {
       log(`${reason}; restarting it`);
       stream.fanout.restart();
     },
   });
   await encoder.start(size);
+  let capture: DamageCapture;
+  try {
+    capture = await DamageCapture.start(x.display, {
+      ...size,
+      maxWidth: options.maxWidth,
+      maxHeight: options.maxHeight,
+      budget,
+      onFrame: (draw) => {
+        const buffer = encoder.acquire();
+        if (!buffer) return false;
+        draw(buffer);
+        encoder.write(buffer);
+        return true;
+      },
+    });
+  } catch (error) {
+    encoder.stop();
+    child.kill('SIGKILL');
+    client.close();
+    await stream.close();
+    await x.stop();
+    throw error;
+  }
+  pointerAt = (px, py) => {
+    const at = client.pointer(px, py);
+    capture.pointerAt(at.x, at.y);
+  };
 
   function resize(width: number, height: number) {
     const next = resizedTo(width, height, options, size);
@@ -190,6 +224,8 @@ export async function startDisplayHost(
     client.fit(next.width, next.height);
     stream.fanout.restart();
     encoder.resize(size);
+    budget.rate = bandwidthOf(size);
+    capture.resize(size.width, size.height, size.fps);
   }
 
   const done = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -218,6 +254,7 @@ export async function startDisplayHost(
           await Promise.race([done, new Promise((r) => setTimeout(r, 2_500))]);
           clearTimeout(force);
         }
+        capture.close();
         encoder.stop();
         client.close();
         await stream.close();

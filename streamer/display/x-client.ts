@@ -25,8 +25,21 @@ export interface XClientEvents {
   clipboard: [string];
 }
 
-function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void): Promise<T> {
+/** A callback-style request of the x11 package as a promise. */
+export function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
+}
+
+/**
+ * A new connection to `display` (XAUTHORITY must name its cookie file): the x11 package's display object
+ * (`min_keycode`, `screen`...), its client, and the root window.
+ */
+export async function openDisplay(display: string): Promise<{ conn: X; X: X; root: number }> {
+  const conn: X = await call((cb) => {
+    const client = x11.createClient({ display }, cb);
+    client.on('error', () => undefined);
+  });
+  return { conn, X: conn.client, root: conn.screen[0].root as number };
 }
 
 /** A connection to one display; `XClient.connect` makes it. */
@@ -59,12 +72,7 @@ export class XClient extends EventEmitter<XClientEvents> {
 
   /** Connects to `display` (XAUTHORITY must name its cookie file) and watches its top-level windows. */
   static async connect(display: string): Promise<XClient> {
-    const conn: X = await call((cb) => {
-      const client = x11.createClient({ display }, cb);
-      client.on('error', () => undefined);
-    });
-    const X = conn.client;
-    const root: number = conn.screen[0].root;
+    const { conn, X, root } = await openDisplay(display);
     const xtest: X = await call((cb) => X.require('xtest', cb));
     const intern = (name: string) => call<number>((cb) => X.InternAtom(false, name, cb));
     const atoms = {
@@ -95,10 +103,12 @@ export class XClient extends EventEmitter<XClientEvents> {
     for (const wid of this.windows) this.X.ConfigureWindow(wid, { x: 0, y: 0, width, height });
   }
 
-  pointer(x: number, y: number): void {
+  /** Moves the pointer to (`x`, `y`), held inside the stream; returns where it went. */
+  pointer(x: number, y: number): { x: number; y: number } {
     const cx = Math.max(0, Math.min(Math.round(x), this.size.width - 1));
     const cy = Math.max(0, Math.min(Math.round(y), this.size.height - 1));
     this.xtest.FakeInput(XTEST.MotionNotify, 0, 0, this.root, cx, cy);
+    return { x: cx, y: cy };
   }
 
   /** X button numbers: 1 left, 2 middle, 3 right, 4-7 wheel. */

@@ -1,3 +1,3 @@
-// The `x11` package ships JavaScript without types; streamer/display/x-client.ts wraps the few requests
-// it uses behind typed methods, so that its loose shapes stay in that one file.
+// The `x11` package ships JavaScript without types; x-client.ts (input, windows, clipboard) and capture.ts
+// (pixels, cursor) wrap the few requests they use behind typed methods, so that its loose shapes stay there.
 declare module 'x11';

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blit, ByteBudget, DamageCapture, drawCursor, IDLE_REFRESH_MS, toRead } from './capture.ts';
+import { openDisplay } from './x-client.ts';
+import { startXServer, type XServer } from './x-server.ts';
+
+describe('the rectangles read', () => {
+  it('are clipped to the captured area, and those wholly outside it are dropped', () => {
+    const rects = [
+      { x: -5, y: 10, width: 20, height: 5 },
+      { x: 90, y: 90, width: 50, height: 50 },
+      { x: 200, y: 0, width: 10, height: 10 },
+    ];
+    expect(toRead(rects, 100, 100)).toEqual([
+      { x: 0, y: 10, width: 15, height: 5 },
+      { x: 90, y: 90, width: 10, height: 10 },
+    ]);
+  });
+
+  it('become their bounding box when there are many, or when they overlap past the area', () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({ x: i * 4, y: i, width: 2, height: 2 }));
+    expect(toRead(many, 100, 100)).toEqual([{ x: 0, y: 0, width: 78, height: 21 }]);
+    const overlapping = [
+      { x: 0, y: 0, width: 10, height: 10 },
+      { x: 0, y: 0, width: 10, height: 10 },
+    ];
+    expect(toRead(overlapping, 10, 10)).toEqual([{ x: 0, y: 0, width: 10, height: 10 }]);
+  });
+});
+
+describe('a frame', () => {
+  it('takes the pixels read at their place', () => {
+    const frame = Buffer.alloc(4 * 3 * 4);
+    const pixels = Buffer.from(Array.from({ length: 2 * 2 * 4 }, (_, i) => i + 1));
+    blit(frame, 4, { x: 1, y: 1, width: 2, height: 2 }, pixels);
+    const at = (x: number, y: number) => [...frame.subarray((y * 4 + x) * 4, (y * 4 + x) * 4 + 4)];
+    expect(at(1, 1)).toEqual([1, 2, 3, 4]);
+    expect(at(2, 2)).toEqual([13, 14, 15, 16]);
+    expect(at(0, 1)).toEqual([0, 0, 0, 0]);
+    expect(at(3, 2)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('shows the cursor over it at its hot spot, blended by its alpha and cut at the edges', () => {
+    const width = 4;
+    const frame = Buffer.alloc(width * 4 * 4, 100);
+    // 2x2 cursor, hot spot at its bottom-right pixel: opaque white, transparent, half-transparent black, opaque red.
+    const pixels = Buffer.alloc(16);
+    pixels.writeUInt32LE(0xffffffff, 0);
+    pixels.writeUInt32LE(0x00000000, 4);
+    pixels.writeUInt32LE(0x80000000, 8);
+    pixels.writeUInt32LE(0xffff0000, 12);
+    drawCursor(frame, width, 4, { width: 2, height: 2, xhot: 1, yhot: 1, pixels }, 1, 1);
+    const at = (x: number, y: number) => [...frame.subarray((y * width + x) * 4, (y * width + x) * 4 + 3)];
+    expect(at(0, 0)).toEqual([255, 255, 255]);
+    expect(at(1, 0)).toEqual([100, 100, 100]);
+    expect(at(0, 1)).toEqual([50, 50, 50]);
+    expect(at(1, 1)).toEqual([0, 0, 255]); // BGRX: red is the third byte
+    // At the corner only the part inside the frame is drawn, and nothing is written out of bounds.
+    drawCursor(frame, width, 4, { width: 2, height: 2, xhot: 0, yhot: 0, pixels }, 3, 3);
+    expect(at(3, 3)).toEqual([255, 255, 255]);
+    expect(frame.length).toBe(width * 4 * 4);
+  });
+});
+
+describe('the byte budget', () => {
+  it('lets frames go while it lasts, then makes them wait as long as the overdraft takes to earn back', () => {
+    const budget = new ByteBudget(1000, 1, 0);
+    expect(budget.waitMs(0)).toBe(0);
+    budget.spend(600, 0);
+    expect(budget.waitMs(0)).toBe(0);
+    budget.spend(900, 0);
+    expect(budget.waitMs(0)).toBeCloseTo(500);
+    expect(budget.waitMs(250)).toBeCloseTo(250);
+    expect(budget.waitMs(500)).toBe(0);
+    // Saving is capped at one burst: a long quiet time does not allow an unbounded burst after it.
+    expect(budget.waitMs(60_000)).toBe(0);
+    budget.spend(2000, 60_000);
+    expect(budget.waitMs(60_000)).toBeCloseTo(1000);
+  });
+});
+
+describe('capture on change, from a real X display', () => {
+  const W = 320;
+  const H = 240;
+  let x: XServer;
+  let capture: DamageCapture;
+  let painter: { X: any; root: number }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const frames: { pixels: Buffer }[] = [];
+
+  /** The first frame from the `from`th on (by default: the next one) that passes `test`. */
+  async function frameWhere(test: (pixels: Buffer) => boolean, from = frames.length): Promise<Buffer> {
+    const until = Date.now() + 5000;
+    for (;;) {
+      const found = frames.slice(from).find((f) => test(f.pixels));
+      if (found) return found.pixels;
+      if (Date.now() > until) throw new Error('no such frame');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  const pixel = (frame: Buffer, px: number, py: number) => [
+    ...frame.subarray((py * W + px) * 4, (py * W + px) * 4 + 3),
+  ];
+
+  beforeAll(async () => {
+    x = await startXServer(W, H, () => undefined);
+    process.env.XAUTHORITY = x.authFile;
+    capture = await DamageCapture.start(x.display, {
+      width: W,
+      height: H,
+      fps: 30,
+      maxWidth: W,
+      maxHeight: H,
+      budget: new ByteBudget(1e9),
+      onFrame: (draw) => {
+        const pixels = Buffer.alloc(W * H * 4);
+        draw(pixels);
+        frames.push({ pixels });
+        return true;
+      },
+    });
+    painter = await openDisplay(x.display);
+  });
+
+  afterAll(async () => {
+    capture?.close();
+    painter?.X.terminate();
+    await x?.stop();
+  });
+
+  it('sends the picture first, then a change as soon as the display makes it, reading only what changed', async () => {
+    await frameWhere(() => true, 0);
+    const readBefore = capture.counts.pixelsRead;
+    // A red window of 20x10 at (50, 60): its mapping damages just its area.
+    const wid = painter.X.AllocID();
+    painter.X.CreateWindow(wid, painter.root, 50, 60, 20, 10, 0, 0, 0, 0, { backgroundPixel: 0xff0000 });
+    painter.X.MapWindow(wid);
+    const frame = await frameWhere((f) => pixel(f, 55, 65)[2] === 255 && pixel(f, 55, 65)[0] === 0);
+    expect(pixel(frame, 69, 69)).toEqual([0, 0, 255]);
+    expect(pixel(frame, 70, 65)).not.toEqual([0, 0, 255]);
+    expect(capture.counts.pixelsRead - readBefore).toBeLessThanOrEqual(2 * 20 * 10);
+  });
+
+  it('draws the cursor where the pointer is, and sends a frame when only the pointer moved', async () => {
+    capture.pointerAt(20, 20);
+    const before = await frameWhere(() => true);
+    capture.pointerAt(200, 150);
+    const after = await frameWhere((f) => !f.equals(before));
+    const around = (f: Buffer, cx: number, cy: number) =>
+      Array.from({ length: 16 * 16 }, (_, i) =>
+        pixel(f, cx - 8 + (i % 16), cy - 8 + Math.floor(i / 16)).join(),
+      );
+    expect(around(after, 200, 150)).not.toEqual(around(before, 200, 150));
+    expect(around(after, 20, 20)).not.toEqual(around(before, 20, 20));
+  });
+
+  it('sends the picture again about every second while nothing changes', async () => {
+    const start = frames.length;
+    await new Promise((r) => setTimeout(r, IDLE_REFRESH_MS * 2.5));
+    const idle = frames.length - start;
+    expect(idle).toBeGreaterThanOrEqual(2);
+    expect(idle).toBeLessThanOrEqual(3);
+  });
+
+  it('reads the whole new area after a resize', async () => {
+    capture.resize(160, 120, 30);
+    const readBefore = capture.counts.pixelsRead;
+    await frameWhere(() => true);
+    expect(capture.counts.pixelsRead - readBefore).toBe(160 * 120);
+  });
+});

@@ -1,0 +1,364 @@
+/**
+ * Capture on change: the display's pixels are read when the X server reports that they changed (the DAMAGE
+ * extension), not on a clock. A key typed into a terminal is read a fraction of a millisecond after the
+ * terminal has drawn it, instead of at the next tick of a 30 fps grabber (17 ms later on average).
+ *
+ * Only what changed is read (GetImage of the damaged rectangles, into a picture of the whole captured
+ * area kept here), so a blinking cursor costs a few hundred bytes, not a frame. The pixels come through
+ * shared memory (MIT-SHM, a /dev/shm file the X server writes) where the connection allows it, which
+ * costs a fraction of a large reply on the socket. Frames leave at most
+ * `fps` times a second; a change that comes sooner after the last frame waits for its turn. While the
+ * encoder's output is over the stream's bandwidth (a terminal scrolling a screen of new text a frame),
+ * frames wait until it is back under (`ByteBudget`): fewer frames, each a whole picture, rather than a
+ * stream that outgrows the viewer's link. The pointer's
+ * image (XFIXES) is drawn onto each frame, since X never puts a cursor into the pixels it hands out. With
+ * nothing changing, the same picture is sent again every second, so that a new viewer and the still
+ * never wait long for a frame.
+ *
+ * Its own X connection: a frame's worth of pixels in flight must not hold up the viewer's input, which
+ * travels on x-client.ts's connection.
+ */
+import { call, openDisplay } from './x-client.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
+type X = any;
+
+const Z_PIXMAP = 2;
+const ALL_PLANES = 0xffffffff;
+const DAMAGE_DELTA_RECTANGLES = 1;
+const CURSOR_NOTIFY_MASK = 1;
+/** With nothing changing, the picture is sent again this often. */
+export const IDLE_REFRESH_MS = 1000;
+/** More damaged rectangles than this are read as their bounding box, in one request. */
+const MAX_RECTS = 16;
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** An ARGB cursor image (premultiplied, as XFIXES gives it) and its hot spot. */
+export interface CursorImage {
+  width: number;
+  height: number;
+  xhot: number;
+  yhot: number;
+  pixels: Buffer;
+}
+
+/**
+ * Clips `rects` to `width`x`height`. Many rectangles, or rectangles that overlap so much that they add up to
+ * more than the area, become their bounding box: one request, and never more pixels than the area holds.
+ */
+export function toRead(rects: readonly Rect[], width: number, height: number): Rect[] {
+  const clipped: Rect[] = [];
+  for (const r of rects) {
+    const x = Math.max(0, r.x);
+    const y = Math.max(0, r.y);
+    const right = Math.min(width, r.x + r.width);
+    const bottom = Math.min(height, r.y + r.height);
+    if (right > x && bottom > y) clipped.push({ x, y, width: right - x, height: bottom - y });
+  }
+  const area = clipped.reduce((sum, r) => sum + r.width * r.height, 0);
+  if (clipped.length <= MAX_RECTS && area <= width * height) return clipped;
+  const x = Math.min(...clipped.map((r) => r.x));
+  const y = Math.min(...clipped.map((r) => r.y));
+  const right = Math.max(...clipped.map((r) => r.x + r.width));
+  const bottom = Math.max(...clipped.map((r) => r.y + r.height));
+  return [{ x, y, width: right - x, height: bottom - y }];
+}
+
+/** Copies `rows` of 32-bit pixels read at `rect` into `frame`, a picture `frameWidth` pixels wide. */
+export function blit(frame: Buffer, frameWidth: number, rect: Rect, pixels: Buffer): void {
+  const rowBytes = rect.width * 4;
+  for (let row = 0; row < rect.height; row++) {
+    const from = row * rowBytes;
+    pixels.copy(frame, ((rect.y + row) * frameWidth + rect.x) * 4, from, from + rowBytes);
+  }
+}
+
+/**
+ * Draws `cursor` with its hot spot at (`px`, `py`) onto `frame` (BGRX, `width`x`height`): premultiplied
+ * ARGB over opaque pixels, clipped to the frame.
+ */
+export function drawCursor(
+  frame: Buffer,
+  width: number,
+  height: number,
+  cursor: CursorImage,
+  px: number,
+  py: number,
+): void {
+  const left = px - cursor.xhot;
+  const top = py - cursor.yhot;
+  for (let cy = 0; cy < cursor.height; cy++) {
+    const y = top + cy;
+    if (y < 0 || y >= height) continue;
+    for (let cx = 0; cx < cursor.width; cx++) {
+      const x = left + cx;
+      if (x < 0 || x >= width) continue;
+      const argb = cursor.pixels.readUInt32LE((cy * cursor.width + cx) * 4);
+      const alpha = argb >>> 24;
+      if (alpha === 0) continue;
+      const at = (y * width + x) * 4;
+      const keep = 255 - alpha;
+      // Little-endian ARGB32 and BGRX share their byte order: blue, green, red, then alpha or padding.
+      for (let c = 0; c < 3; c++) {
+        const source = (argb >>> (8 * c)) & 0xff;
+        frame[at + c] = Math.min(255, source + Math.round(((frame[at + c] as number) * keep) / 255));
+      }
+    }
+  }
+}
+
+/** A bucket of bytes a second: what the encoder sends is spent; frames wait while it is overdrawn. */
+export class ByteBudget {
+  private tokens: number;
+
+  /** `rate` bytes a second, and up to `burstSeconds` of it saved while little is sent. */
+  constructor(
+    public rate: number,
+    private readonly burstSeconds = 1,
+    private at = performance.now(),
+  ) {
+    this.tokens = rate * burstSeconds;
+  }
+
+  spend(bytes: number, now = performance.now()): void {
+    this.refill(now);
+    this.tokens -= bytes;
+  }
+
+  /** Milliseconds until the budget is no longer overdrawn; 0 when a frame may go now. */
+  waitMs(now = performance.now()): number {
+    this.refill(now);
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.rate) * 1000;
+  }
+
+  private refill(now: number): void {
+    this.tokens = Math.min(this.rate * this.burstSeconds, this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.at = now;
+  }
+}
+
+export interface CaptureOptions {
+  width: number;
+  height: number;
+  fps: number;
+  /** The largest size `resize` may ask for (the display's size). */
+  maxWidth: number;
+  maxHeight: number;
+  /** The stream's bandwidth, spent by the encoder's output. */
+  budget: ByteBudget;
+  /**
+   * One frame: BGRX pixels of the captured area with the cursor on them. Returns false when the encoder
+   * could not take it (it is behind); the capture then tries again at the next turn.
+   */
+  onFrame: (draw: (into: Buffer) => void) => boolean;
+}
+
+/**
+ * How pixels are read: into a shared-memory segment of `bytes` (rectangles of one frame side by side at the
+ * offsets given), or, where the server or the connection cannot share memory, in the reply on the socket.
+ */
+async function pixelReader(
+  X: X,
+  root: number,
+  bytes: number,
+): Promise<(r: Rect, offset: number) => Promise<Buffer>> {
+  const core = (r: Rect) =>
+    call<{ data: Buffer }>((cb) =>
+      X.GetImage(Z_PIXMAP, root, r.x, r.y, r.width, r.height, ALL_PLANES, cb),
+    ).then((image) => image.data);
+  const shm: X = await call((cb) => X.require('shm', cb)).catch(() => null);
+  if (!shm || !(await call<boolean>((cb) => shm.usable(cb)).catch(() => false))) return core;
+  const segment: X = await call((cb) => shm.createSegment(bytes, cb)).catch(() => null);
+  if (!segment) return core;
+  return (r, offset) =>
+    call<{ size: number }>((cb) =>
+      segment.getImage(root, r.x, r.y, r.width, r.height, ALL_PLANES, Z_PIXMAP, offset, cb),
+    ).then((reply) => (segment.buffer as Buffer).subarray(offset, offset + reply.size));
+}
+
+/** Capture of the top-left `width`x`height` of a display; `DamageCapture.start` makes one. */
+export class DamageCapture {
+  private frame: Buffer;
+  private width: number;
+  private height: number;
+  private fps: number;
+  private pending: Rect[] = [];
+  /** The picture changed (or the pointer moved) since the last frame that left. */
+  private dirty = true;
+  private timer: NodeJS.Timeout | null = null;
+  private reading = false;
+  private lastFrame = -Infinity;
+  private cursor: CursorImage | null = null;
+  private pointer = { x: 0, y: 0 };
+  private closed = false;
+  /** Frames sent, and pixels read from the server, for the bench and the tests. */
+  readonly counts = { frames: 0, pixelsRead: 0 };
+
+  private constructor(
+    private readonly X: X,
+    private readonly root: number,
+    private readonly damageExt: X,
+    private readonly fixes: X,
+    private readonly damage: number,
+    private readonly readRect: (r: Rect, offset: number) => Promise<Buffer>,
+    private readonly onFrame: CaptureOptions['onFrame'],
+    private readonly budget: ByteBudget,
+    options: CaptureOptions,
+  ) {
+    this.width = options.width;
+    this.height = options.height;
+    this.fps = options.fps;
+    this.frame = Buffer.alloc(this.width * this.height * 4);
+  }
+
+  /** Connects to `display` (XAUTHORITY names its cookie) and sends the first frame as soon as it is read. */
+  static async start(display: string, options: CaptureOptions): Promise<DamageCapture> {
+    const { X, root } = await openDisplay(display);
+    const damageExt: X = await call((cb) => X.require('damage', cb));
+    const fixes: X = await call((cb) => X.require('fixes', cb));
+    const damage: number = X.AllocID();
+    damageExt.Create(damage, root, DAMAGE_DELTA_RECTANGLES);
+    fixes.SelectCursorInput(root, CURSOR_NOTIFY_MASK);
+    const readRect = await pixelReader(X, root, options.maxWidth * options.maxHeight * 4);
+    const capture = new DamageCapture(
+      X,
+      root,
+      damageExt,
+      fixes,
+      damage,
+      readRect,
+      options.onFrame,
+      options.budget,
+      options,
+    );
+    X.on('event', (event: X) => capture.onEvent(event));
+    X.on('end', () => capture.close());
+    capture.readCursor();
+    capture.pending.push({ x: 0, y: 0, width: capture.width, height: capture.height });
+    capture.schedule();
+    return capture;
+  }
+
+  /** Captures `width`x`height` from now on: the whole area is read again for the next frame. */
+  resize(width: number, height: number, fps: number): void {
+    this.width = width;
+    this.height = height;
+    this.fps = fps;
+    this.frame = Buffer.alloc(width * height * 4);
+    this.pending = [{ x: 0, y: 0, width, height }];
+    this.lastFrame = -Infinity;
+    this.schedule();
+  }
+
+  /** The pointer moved (the viewer's input): the cursor is drawn there in the next frame. */
+  pointerAt(x: number, y: number): void {
+    if (x === this.pointer.x && y === this.pointer.y) return;
+    this.pointer = { x, y };
+    this.dirty = true;
+    this.schedule();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    try {
+      this.X.terminate();
+    } catch {
+      // the display is gone already
+    }
+  }
+
+  private onEvent(event: X): void {
+    if (event.name === 'DamageNotify') {
+      const { x, y, w, h } = event.area as { x: number; y: number; w: number; h: number };
+      this.pending.push({ x, y, width: w, height: h });
+      this.schedule();
+    } else if (event.name === 'CursorNotify') {
+      this.readCursor();
+    }
+  }
+
+  private readCursor(): void {
+    this.fixes.GetCursorImage((err: Error | null, image: X) => {
+      if (err || this.closed) return;
+      this.cursor = {
+        width: image.width,
+        height: image.height,
+        xhot: image.xhot,
+        yhot: image.yhot,
+        pixels: image.cursorImage,
+      };
+      this.pointer = { x: image.x, y: image.y };
+      this.dirty = true;
+      this.schedule();
+    });
+  }
+
+  /** The next frame at once if its turn has come, else when it comes; the idle refresh otherwise. */
+  private schedule(): void {
+    if (this.closed || this.reading) return;
+    if (this.timer) clearTimeout(this.timer);
+    const now = performance.now();
+    const changed = this.dirty || this.pending.length > 0;
+    const turn = changed ? this.lastFrame + 1000 / this.fps : this.lastFrame + IDLE_REFRESH_MS;
+    const due = Math.max(turn, now + this.budget.waitMs(now));
+    this.timer = setTimeout(() => void this.next(), Math.max(0, due - now));
+  }
+
+  /** Reads what changed, then hands a frame to the encoder. */
+  private async next(): Promise<void> {
+    this.timer = null;
+    if (this.closed) return;
+    this.reading = true;
+    const rects = toRead(this.pending, this.width, this.height);
+    this.pending = [];
+    if (rects.length > 0) {
+      // Forget the damage before reading: what changes while the pixels travel is reported again.
+      this.damageExt.Subtract(this.damage, 0, 0);
+      const frame = this.frame;
+      const width = this.width;
+      try {
+        let offset = 0;
+        const images = await Promise.all(
+          rects.map((r) => {
+            const at = offset;
+            offset += r.width * r.height * 4;
+            return this.readRect(r, at);
+          }),
+        );
+        // A resize while the pixels travelled: they belong to the old picture, which is read again anyway.
+        if (frame === this.frame) {
+          rects.forEach((r, i) => blit(frame, width, r, images[i] as Buffer));
+          this.counts.pixelsRead += rects.reduce((sum, r) => sum + r.width * r.height, 0);
+        }
+      } catch {
+        // The display went away: the host learns it from the X server's exit.
+        this.reading = false;
+        return;
+      }
+    }
+    this.reading = false;
+    if (this.closed) return;
+    const { width, height, cursor, pointer, frame } = this;
+    const sent = this.onFrame((into) => {
+      frame.copy(into);
+      if (cursor) drawCursor(into, width, height, cursor, pointer.x, pointer.y);
+    });
+    if (sent) {
+      this.counts.frames++;
+      this.dirty = false;
+    } else {
+      this.dirty = true;
+    }
+    this.lastFrame = performance.now();
+    this.schedule();
+  }
+}
