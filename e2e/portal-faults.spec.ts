@@ -92,6 +92,36 @@ test.describe('portal under faults', () => {
     await expect(page).toHaveURL(`${stack.baseURL}/launch`);
   });
 
+  test('extras whose code cannot be downloaded leave the page and its navigation usable', async ({
+    page,
+  }) => {
+    // The race of the test above, made certain: the server goes away before the app bar's tooltips and the
+    // catalog's tag filter have come. Those chunks are asked for just after the first render.
+    const extras = /\/assets\/(Tooltip|tag-filter)-[^/]+\.js$/;
+    const refused = new Set<string>();
+    page.on('requestfailed', (request) => {
+      const chunk = extras.exec(request.url())?.[1];
+      if (chunk) refused.add(chunk);
+    });
+    await page.route(extras, (route) => route.abort('connectionrefused'));
+    await page.goto(`${stack.baseURL}/apps`);
+    await expect(page.getByRole('region', { name: 'Applications' }).getByRole('article')).toHaveCount(2);
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    await expect.poll(() => [...refused].sort()).toEqual(['Tooltip', 'tag-filter']);
+    await expect(page.getByRole('textbox', { name: 'Tags' })).toBeDisabled();
+    await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeHidden();
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Launch' })
+      .click({ timeout: 10_000 });
+    await expect(page.getByRole('form', { name: 'Launch options' })).toBeVisible();
+    await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
   test('a pending session survives a crash and restart of the service: the wizard opens its viewer', async ({
     page,
     request,

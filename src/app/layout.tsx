@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -16,8 +16,20 @@ import { ActiveSessions } from './active-sessions';
 import { ServiceBanner } from './service-banner';
 import { useThemeMode } from './theme-mode';
 import { HintTooltip } from '../components/hint-tooltip';
+import { optionalLazy } from '../lib/optional-lazy';
+import type { NavDrawerProps } from './nav-drawer';
 
-const NavDrawer = lazy(() => import('./nav-drawer'));
+interface NavMenuDrawerProps extends NavDrawerProps {
+  /** Its code could not be downloaded. */
+  onUnavailable: () => void;
+}
+
+function DrawerUnavailable({ onUnavailable }: NavMenuDrawerProps) {
+  useEffect(() => onUnavailable(), [onUnavailable]);
+  return null;
+}
+
+const NavDrawer = optionalLazy<NavMenuDrawerProps>(() => import('./nav-drawer'), DrawerUnavailable);
 
 const links = [
   { to: '/apps', label: 'Catalog' },
@@ -73,10 +85,21 @@ function NavMenu() {
       >
         <MenuIcon />
       </IconButton>
-      {/* Its code comes when it is first opened; it stays mounted afterwards, so that it can slide closed. */}
+      {/*
+        Its code comes when it is first opened; it stays mounted afterwards, so that it can slide closed. If
+        that code cannot be downloaded, the button is closed again and its next click loads it anew.
+      */}
       {mounted && (
         <Suspense fallback={null}>
-          <NavDrawer links={links} open={open} onClose={() => setOpen(false)} />
+          <NavDrawer
+            links={links}
+            open={open}
+            onClose={() => setOpen(false)}
+            onUnavailable={() => {
+              setOpen(false);
+              setMounted(false);
+            }}
+          />
         </Suspense>
       )}
     </>

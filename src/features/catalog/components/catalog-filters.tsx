@@ -1,11 +1,26 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import NativeSelect from '@mui/material/NativeSelect';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
+import { optionalLazy } from '../../../lib/optional-lazy';
+import type { TagFilterProps } from './tag-filter';
 
-const TagFilter = lazy(() => import('./tag-filter'));
+/**
+ * The tag field, shown as not usable, until its code has come (a moment after the page), or for as long as
+ * that code cannot be downloaded: the catalog stays usable without it.
+ */
+function TagFieldUnavailable({ tags }: Pick<TagFilterProps, 'tags'>) {
+  return (
+    <FormControl disabled sx={{ flex: 2, minWidth: 200 }}>
+      <InputLabel htmlFor="catalog-tags-waiting">Tags</InputLabel>
+      <OutlinedInput id="catalog-tags-waiting" label="Tags" value={tags.join(', ')} readOnly />
+    </FormControl>
+  );
+}
+
+const TagFilter = optionalLazy<TagFilterProps>(() => import('./tag-filter'), TagFieldUnavailable);
 
 /** How the catalog may be ordered. */
 export type CatalogSort = 'name' | 'name-desc' | 'id';
@@ -35,15 +50,7 @@ export function CatalogFilters(props: CatalogFiltersProps) {
           onChange={(e) => props.onSearch(e.target.value)}
         />
       </FormControl>
-      {/* Until its code has come (a moment after the page), the same field, shown as not yet usable. */}
-      <Suspense
-        fallback={
-          <FormControl disabled sx={{ flex: 2, minWidth: 200 }}>
-            <InputLabel htmlFor="catalog-tags-waiting">Tags</InputLabel>
-            <OutlinedInput id="catalog-tags-waiting" label="Tags" value={props.tags.join(', ')} readOnly />
-          </FormControl>
-        }
-      >
+      <Suspense fallback={<TagFieldUnavailable tags={props.tags} />}>
         <TagFilter tags={props.tags} options={props.tagOptions} onTags={props.onTags} />
       </Suspense>
       {/* The browser's own list: lighter than a menu, and at home with every keyboard and screen reader. */}
