@@ -122,6 +122,25 @@ test.describe('portal under faults', () => {
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
+  test('a page whose code never comes though the server answers reloads once, not over and over', async ({
+    page,
+  }) => {
+    // Something between the browser and the server (a proxy, an extension) refuses the launch page's chunk.
+    await page.route(/\/assets\/launch-page-[^/]+\.js$/, (route) => route.abort('connectionrefused'));
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.goto(`${stack.baseURL}/apps`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Launch' }).click();
+    await expect(page.getByText(/This page could not be downloaded/)).toBeVisible();
+    // The server answers, so the page reloads itself (a probe a second later); the chunk fails again.
+    await page.waitForTimeout(5000);
+    expect(loads).toBe(2);
+    await expect(
+      page.getByText(/This page could not be downloaded, even right after the server answered again/),
+    ).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  });
+
   test('a pending session survives a crash and restart of the service: the wizard opens its viewer', async ({
     page,
     request,

@@ -21,12 +21,14 @@ const reloadPage = () => window.location.reload();
 
 function ErrorPage({ error, notFound }: { error: unknown; notFound: boolean }) {
   const unloaded = isChunkLoadError(error);
-  useReloadWhenBack(unloaded, reloadPage);
+  const reloadsWhenBack = useReloadWhenBack(unloaded, reloadPage);
   const message = notFound
     ? 'There is no page at this address.'
-    : unloaded
-      ? 'This page could not be downloaded: the server did not answer. It opens by itself when the server is back.'
-      : describeError(error);
+    : !unloaded
+      ? describeError(error)
+      : reloadsWhenBack
+        ? 'This page could not be downloaded: the server did not answer. It opens by itself when the server is back.'
+        : 'This page could not be downloaded, even right after the server answered again. Reload to try once more.';
   return (
     <Stack spacing={2} sx={{ p: 3 }}>
       <Typography variant="h4" component="h1">

@@ -1,9 +1,16 @@
 import { renderHook, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse, server } from '../test/server';
-import { isChunkLoadError, useReloadWhenBack } from './use-reload-when-back';
+import {
+  isChunkLoadError,
+  RELOAD_AGAIN_AFTER_MS,
+  reloadedJustNow,
+  useReloadWhenBack,
+} from './use-reload-when-back';
 
 describe('reload when back', { timeout: 30_000 }, () => {
+  afterEach(() => sessionStorage.clear());
+
   it('knows the download failures of lazily loaded pages from other errors', () => {
     expect(
       isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: http://h/assets/x.js')),
@@ -29,5 +36,32 @@ describe('reload when back', { timeout: 30_000 }, () => {
     up = true;
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     unmount();
+  });
+
+  it('reloads once: the same failure right after that reload does not reload the page over and over', async () => {
+    let probes = 0;
+    server.use(
+      http.get(window.location.href, () => {
+        probes += 1;
+        return new HttpResponse('<html></html>');
+      }),
+    );
+    const reload = vi.fn();
+    const first = renderHook(() => useReloadWhenBack(true, reload));
+    expect(first.result.current).toBe(true);
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    first.unmount();
+
+    // The reloaded page meets the same failure: it says so, and waits for the person.
+    const probesBefore = probes;
+    const again = renderHook(() => useReloadWhenBack(true, reload));
+    expect(again.result.current).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(probes).toBe(probesBefore);
+    expect(reload).toHaveBeenCalledTimes(1);
+    again.unmount();
+
+    // A failure later on is a new one.
+    expect(reloadedJustNow(Date.now() + RELOAD_AGAIN_AFTER_MS)).toBe(false);
   });
 });
