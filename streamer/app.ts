@@ -5,6 +5,7 @@
 import { resizedTo, type StreamerOptions } from './args.ts';
 import { Encoder } from './encoder.ts';
 import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
+import { VideoFanout } from './rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
 import type { Health } from './signaling.ts';
 import { startStreamServer } from './stream-server.ts';
@@ -28,7 +29,12 @@ export interface StartOptions {
   log?: (line: string) => void;
 }
 
-/** Starts everything; resolves once the signaling port listens (frames follow shortly; see /health). */
+/**
+ * Starts everything; resolves once the signaling port listens (frames follow shortly; see /health). The
+ * encoder first: ffmpeg takes the longest to start (about 80 ms to load its libraries), and meanwhile this
+ * process loads the canvas, draws the first frame into ffmpeg's pipe and loads the WebRTC stack. Ready
+ * (/health) waits for the first keyframe, which ffmpeg sends as soon as it has read enough frames.
+ */
 export async function startStreamer(options: StreamerOptions, start: StartOptions = {}): Promise<Streamer> {
   const log = start.log ?? (() => undefined);
   const state: SceneState = {
@@ -44,7 +50,24 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     testMarks: options.testMarks,
   };
   let size = { width: options.width, height: options.height, fps: options.fps };
-  let scene = new Scene(size.width, size.height, state);
+  const fanout = new VideoFanout(size.fps);
+  const encoder = new Encoder({
+    stillPath: options.stillPath,
+    onPacket: (packet) => fanout.push(packet),
+    onUnexpectedExit: (reason) => {
+      log(`${reason}; restarting it`);
+      fanout.restart();
+    },
+  });
+  await encoder.start(size);
+  let scene: Scene;
+  try {
+    // Loads the canvas library while ffmpeg loads its own.
+    scene = new Scene(size.width, size.height, state);
+  } catch (error) {
+    encoder.stop();
+    throw error;
+  }
 
   const resize = (width: number, height: number) => {
     const next = resizedTo(width, height, options, size);
@@ -124,28 +147,6 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     }
   };
 
-  const stream = await startStreamServer(
-    // Input to photon matters more here than smooth pacing: frames are shown as soon as they are decoded.
-    { ...options, silenceTimeoutMs: start.silenceTimeoutMs, zeroPlayoutDelay: true, log },
-    {
-      queries: new Set(['loadingStateQuery']),
-      onInput: (event) => applyInput(event),
-      onMessage: (message) => answerMessage(message),
-      readiness: () => size,
-      onViewers: (count) => (state.viewers = count),
-    },
-  );
-  const { fanout } = stream;
-  const encoder = new Encoder({
-    stillPath: options.stillPath,
-    onPacket: (packet) => fanout.push(packet),
-    onUnexpectedExit: (reason) => {
-      log(`${reason}; restarting it`);
-      fanout.restart();
-    },
-  });
-
-  await encoder.start(size);
   // Frames are drawn on a fixed schedule measured from its start, so timer drift does not lower the rate.
   let started = performance.now();
   let drawn = 0;
@@ -165,6 +166,27 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     frameTimer = setTimeout(tick, Math.max(0, next - performance.now()));
   };
   tick();
+
+  let stream;
+  try {
+    stream = await startStreamServer(
+      // Input to photon matters more here than smooth pacing: frames are shown as soon as they are decoded.
+      { ...options, fanout, silenceTimeoutMs: start.silenceTimeoutMs, zeroPlayoutDelay: true, log },
+      {
+        queries: new Set(['loadingStateQuery']),
+        onInput: (event) => applyInput(event),
+        onMessage: (message) => answerMessage(message),
+        readiness: () => size,
+        onViewers: (count) => (state.viewers = count),
+      },
+    );
+  } catch (error) {
+    // A port another program holds, say: nothing of this start may outlive it.
+    if (frameTimer) clearTimeout(frameTimer);
+    frameTimer = null;
+    encoder.stop();
+    throw error;
+  }
   // Input is drawn at once rather than at the next tick, and the schedule starts again from then. At most one
   // such frame an interval, so that a stream of input no more than doubles the frame rate.
   drawSoon = () => {

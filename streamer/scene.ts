@@ -5,7 +5,8 @@
  * Each frame starts from a copy of that base and the moving parts (orbit, ripples, pointer, and the marks
  * strip when tests ask for it) are drawn straight into the buffer, so a 720p frame costs about a memory copy.
  */
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createRequire } from 'node:module';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import { bitsOf, CELL_COUNT, CELL_SIZE, POINTER_SIZE, STRIP_HEIGHT } from './marks.ts';
 import { blit, fillCircle, fillRect, strokeRing, type Pixels, type Rgb } from './pixels.ts';
 
@@ -38,6 +39,17 @@ const ORBIT: Rgb[] = [
   [74, 168, 255],
   [255, 255, 255],
 ];
+
+/**
+ * The canvas library (a native module, about 50 ms to load), loaded by the first scene rather than with this
+ * module: the application starts its encoder first, and ffmpeg loads its own libraries meanwhile.
+ */
+let canvasLibrary: typeof import('@napi-rs/canvas') | undefined;
+
+function createCanvas(width: number, height: number): Canvas {
+  canvasLibrary ??= createRequire(import.meta.url)('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+  return canvasLibrary.createCanvas(width, height);
+}
 
 /** Draws frames of one size; make a new one to change size. */
 export class Scene {

@@ -11,7 +11,7 @@ import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer } from './sdp.ts';
 import { createSignalingServer, HttpError, type Health } from './signaling.ts';
-import { Viewer, type ViewerHandlers } from './viewer.ts';
+import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 
 /** Where and for whom the application streams. */
 export interface StreamServerOptions {
@@ -28,6 +28,8 @@ export interface StreamServerOptions {
   silenceTimeoutMs?: number;
   /** Ask browsers that can to show each frame as soon as it is decoded (see `rewrite` in rtp.ts). */
   zeroPlayoutDelay?: boolean;
+  /** Where the encoder's RTP goes, when the application started its encoder first; else one is made here. */
+  fanout?: VideoFanout;
   log?: (line: string) => void;
 }
 
@@ -60,13 +62,18 @@ export interface StreamServer {
   close(): Promise<void>;
 }
 
-/** Starts the signaling port; resolves once it listens. */
+/**
+ * Loads the WebRTC stack and starts the signaling port; resolves once it listens. An application that
+ * starts its encoder and draws its first frame before calling this loads the stack while ffmpeg starts.
+ */
 export async function startStreamServer(
   options: StreamServerOptions,
   app: StreamApplication,
 ): Promise<StreamServer> {
+  // Before the port listens: no offer ever waits for it, and a stack that cannot load fails the start.
+  await loadWebRtc();
   const log = options.log ?? (() => undefined);
-  const fanout = new VideoFanout(options.fps);
+  const fanout = options.fanout ?? new VideoFanout(options.fps);
   const viewers = new Map<string, Viewer>();
   const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
   const secret = options.viewerSecret;

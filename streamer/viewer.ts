@@ -4,7 +4,7 @@
  * libjuice's UDP mux.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { PeerConnection, Video, type DataChannel, type Track } from 'node-datachannel';
+import type { DataChannel, PeerConnection, Track } from 'node-datachannel';
 import {
   INPUT_CHANNEL,
   MAX_MESSAGE_LENGTH,
@@ -16,6 +16,22 @@ import {
 } from '../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
+
+/**
+ * node-datachannel, loaded when first needed rather than with this module: an application starts its
+ * encoder and draws its first frame first, and loads it meanwhile (`startStreamServer` does, before it listens).
+ */
+let webrtc: typeof import('node-datachannel') | undefined;
+
+/** Loads the WebRTC stack (about 25 ms); every later call resolves at once. */
+export async function loadWebRtc(): Promise<void> {
+  webrtc ??= await import('node-datachannel');
+}
+
+function loadedWebRtc(): typeof import('node-datachannel') {
+  if (!webrtc) throw new Error('The WebRTC stack is not loaded yet (loadWebRtc).');
+  return webrtc;
+}
 
 /** What the application does with a viewer's events. */
 export interface ViewerHandlers {
@@ -69,7 +85,7 @@ export class Viewer implements RtpSink {
     private readonly handlers: ViewerHandlers,
   ) {
     this.watchOnly = options.watchOnly;
-    this.pc = new PeerConnection(this.id, {
+    this.pc = new (loadedWebRtc().PeerConnection)(this.id, {
       iceServers: [],
       enableIceUdpMux: true,
       portRangeBegin: options.mediaPort,
@@ -91,6 +107,7 @@ export class Viewer implements RtpSink {
     options: ViewerOptions,
     handlers: ViewerHandlers,
   ): Promise<{ viewer: Viewer; answer: string }> {
+    await loadWebRtc();
     const viewer = new Viewer(options, handlers);
     try {
       const answer = await viewer.negotiate(offer, info);
@@ -154,7 +171,7 @@ export class Viewer implements RtpSink {
     if (info.videoMid !== null && info.vp8PayloadType !== null) {
       this.payloadType = info.vp8PayloadType;
       this.playoutDelayExtId = this.options.zeroPlayoutDelay ? info.playoutDelayExtId : null;
-      const video = new Video(info.videoMid, 'SendOnly');
+      const video = new (loadedWebRtc().Video)(info.videoMid, 'SendOnly');
       video.addVP8Codec(info.vp8PayloadType);
       video.addSSRC(this.ssrc, 'streamgate', 'streamgate', 'video');
       const track = pc.addTrack(video);

@@ -55,6 +55,8 @@ describe('buildCommand', () => {
       STREAMGATE_HOST: '10.0.0.5',
       STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'omniverse://example/stage.usd' }),
     });
+    // A program of the catalog gets the service's whole environment.
+    expect(command.drop).toBeUndefined();
   });
 
   it('runs a display program through the display host, with only safe words from the arguments', () => {
@@ -80,8 +82,10 @@ describe('buildCommand', () => {
 
   it('runs the sample streaming application with the profile settings when there is no LaunchSpec', () => {
     const request = { ...standInRequest(), launch: undefined };
-    const { file, args } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
+    const { file, args, drop } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
     expect(file).toBe(process.execPath);
+    // It opens no TLS connection: Node would read these certificates at its start for nothing.
+    expect(drop).toEqual(['NODE_EXTRA_CA_CERTS']);
     expect(args).toEqual([
       '--import',
       'tsx',
@@ -150,6 +154,35 @@ describe('launchApplication', () => {
     );
     await stopGroup(pid, 2_000);
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('starts the sample application without what it does not need of the environment', async () => {
+    dir = await tempDataDir();
+    const first = await freeBlock(48122, 48139, 2);
+    const saved = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/nonexistent/extra-ca.pem';
+    let child;
+    try {
+      child = await launchApplication(
+        {
+          sessionId,
+          request: { ...standInRequest(), launch: undefined },
+          ports: { signaling: first, media: first + 1 },
+          host: '127.0.0.1',
+        },
+        { logDir: path.join(dir, 'logs') },
+      );
+    } finally {
+      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = saved;
+    }
+    const pid = child.pid!;
+    started.push(pid);
+    // Read at once: the environment the program was started with.
+    const environment = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+    await stopGroup(pid, 2_000);
+    expect(environment).toContain(`STREAMGATE_SESSION_ID=${sessionId}`);
+    expect(environment.some((entry) => entry.startsWith('NODE_EXTRA_CA_CERTS='))).toBe(false);
   });
 
   it('rejects when the command cannot be started', async () => {

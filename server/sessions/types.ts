@@ -49,7 +49,7 @@ export interface SessionManagerOptions {
   failedRetentionMs: number;
   /** SIGTERM, then SIGKILL after this. */
   stopGraceMs: number;
-  /** How often a starting application is asked whether it is ready (default 100 ms). */
+  /** How often a starting application is asked whether it is ready (default 20 ms). */
   readyPollMs?: number;
   /** How often a ready application is asked for its viewers and checked for lifetime (default 2 s). */
   healthPollMs?: number;
