@@ -1,8 +1,9 @@
 /**
  * A page whose code could not be downloaded (the server that serves the portal did not answer) cannot be
- * rendered until the browser fetches that code again, and a module import that failed is not retried by the
- * browser: the one cure is a reload. This asks the portal's own address with a growing pause, and reloads
- * once it answers, so the person does not have to notice that the server is back.
+ * rendered until the browser fetches that code again, and `React.lazy` keeps a page's failed import for good
+ * (Chromium would retry the import itself, other browsers do not): the one cure is a reload. This asks the
+ * portal's own address with a growing pause, and reloads once it answers, so the person does not have to
+ * notice that the server is back.
  *
  * Once only: when the code still cannot be downloaded right after such a reload though the address answers
  * (a proxy or an extension that blocks it), reloading again would reload the page over and over.
