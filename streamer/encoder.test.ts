@@ -49,6 +49,8 @@ describe('the timestamps', () => {
   it('are the clock as frames arrive on stdin, passed through as they are, in either pixel layout', () => {
     const raw = ffmpegArgs(size, 5000).join(' ');
     expect(raw).toContain('-pix_fmt rgba');
+    // Nothing to probe in frames of a known layout: the first frame is encoded as it arrives.
+    expect(raw).toContain('-probesize 32 -analyzeduration 0 -f rawvideo');
     expect(raw).toContain('-use_wallclock_as_timestamps 1 -framerate 1000 -i pipe:0');
     expect(raw).toContain('-fps_mode passthrough');
     const x11 = ffmpegArgs(size, 5000, null, 'bgr0').join(' ');

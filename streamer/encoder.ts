@@ -42,6 +42,9 @@ function inputArgs(size: EncoderSize, pixelFormat: PixelFormat): string[] {
   // is stamped with the clock as ffmpeg reads it. The demuxer's time base is 1 / framerate: 1 ms here, since at
   // 1 / fps two frames drawn within one interval would get the same timestamp.
   return [
+    // The layout is given, so nothing needs probing: by default ffmpeg reads 5 MB of frames before it encodes
+    // the first (about 100 ms of a start or a resize at 640x360; measured 190 -> 95 ms to the first packet).
+    ...['-probesize', '32', '-analyzeduration', '0'],
     ...['-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${width}x${height}`],
     ...['-use_wallclock_as_timestamps', '1', '-framerate', '1000', '-i', 'pipe:0'],
   ];
