@@ -57,6 +57,24 @@ describe('app shell', { timeout: 30_000 }, () => {
     expect(menu).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it("shows the app bar and a progress indicator while a first page's data is on the way", async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get(api('/cfg/apps'), async () => {
+        await answered;
+        return HttpResponse.json({ count: 3, items: apps });
+      }),
+    );
+    renderRoute('/apps');
+    // The loader waits for the catalog (up to a second); the page around it is there at once.
+    expect(await screen.findByRole('navigation', { name: 'Main' }, { timeout: 500 })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Loading page' })).toBeInTheDocument();
+    answer();
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Loading page' })).not.toBeInTheDocument();
+  });
+
   it('has a page for an unknown address', async () => {
     renderRoute('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();

@@ -107,6 +107,9 @@ function NavMenu() {
 }
 
 /** The page frame: header with navigation and theme toggle, then the page. */
+/** What the page's place shows while its code or its first data is on the way; the app bar stays usable. */
+export const pageLoading = <CircularProgress aria-label="Loading page" />;
+
 export function Layout() {
   const { mode, toggle } = useThemeMode();
   const label = mode === 'light' ? 'Switch to dark theme' : 'Switch to light theme';
@@ -157,7 +160,7 @@ export function Layout() {
         maxWidth="lg"
         sx={{ py: 3, flexGrow: 1, outline: 'none' }}
       >
-        <Suspense fallback={<CircularProgress aria-label="Loading page" />}>
+        <Suspense fallback={pageLoading}>
           <Outlet />
         </Suspense>
       </Container>

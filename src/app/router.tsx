@@ -7,7 +7,7 @@ import { catalogTags, CatalogPage } from '../features/catalog/components/catalog
 import { appQueries } from '../lib/queries/app-queries';
 import { sessionQueries } from '../lib/queries/session-queries';
 import { isSessionId } from '../lib/session-id';
-import { Layout } from './layout';
+import { Layout, pageLoading } from './layout';
 import { NotFoundPage, RouteError } from './route-error';
 import { SessionLink } from './session-link';
 
@@ -98,6 +98,8 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => {
       children: [
         {
           errorElement: <RouteError />,
+          // On the first load the pages' loaders run before anything renders; the app bar need not wait.
+          hydrateFallbackElement: pageLoading,
           children: [
             { path: '/', element: <CatalogPage />, loader: catalog, shouldRevalidate },
             { path: '/apps', element: <CatalogPage />, loader: catalog, shouldRevalidate },
