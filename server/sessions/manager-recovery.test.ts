@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApplication, repoRoot } from '../runners/local-runner.ts';
@@ -7,6 +8,7 @@ import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
 import { Session } from './session.ts';
+import { stillDirOf, stillPath } from './still-files.ts';
 import {
   freeBlock,
   sessionProcesses,
@@ -133,9 +135,14 @@ describe('session manager after a crash of the service', () => {
     const [a, b] = await crashedService(options, [['--spawn-child'], []], 2);
     manager = createSessionManager(options);
     await manager.start();
+    // The still an adopted application keeps: no child handle of this service removes it on exit.
+    const still = stillPath(stillDirOf(dataDir), a!.id);
+    await mkdir(path.dirname(still), { recursive: true });
+    await writeFile(still, 'jpeg');
     await manager.end(a!.id);
     expect(sessionProcesses(a!.id)).toEqual([]);
     expect(manager.get(a!.id)).toBeUndefined();
+    expect(existsSync(still)).toBe(false);
     expect(manager.get(b!.id)?.state).toBe('ready');
     await manager.stop();
     expect(sessionProcesses(b!.id)).toEqual([]);

@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTROL_TTL_S, ViewerTickets } from '../auth/viewer-tickets.ts';
 import { tidyLogs } from '../runners/local-runner.ts';
+import { removeStill, stillDirBeside } from './still-files.ts';
 import { stopGroup } from '../runners/process-group.ts';
 import { OwnerCounts } from './owner-counts.ts';
 import { PRIVATE_DIR_MODE } from './private-files.ts';
@@ -126,6 +127,9 @@ export function createSessionManager(
         break;
       case 'gone':
         pool.release(event.released.ports);
+        // Its application is gone: so is its still. The runner removes the stills of its own children as they
+        // exit; an application adopted after a restart of the service is no child of this one.
+        removeStill(stillDirBeside(logDir), sessionId);
         if (sessions.get(sessionId) === session) sessions.delete(sessionId);
         pump();
         break;
