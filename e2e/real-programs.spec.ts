@@ -14,7 +14,10 @@ applications:
     versions:
       - version: 379.0.0
         description: xterm.
-        launch: { display: { command: [xterm, -fa, DejaVu Sans Mono, -fs, '14', -bg, black, -fg, white] } }
+        # bash without the machine's ~/.bashrc: what a shell start-up file does (a tool's hook waiting on a lock
+        # another shell holds) is not what this file tests.
+        launch:
+          display: { command: [xterm, -fa, DejaVu Sans Mono, -fs, '14', -bg, black, -fg, white, -e, bash, --norc] }
   - id: broken
     name: Broken
     description: A program that shows a window, then fails.
