@@ -23,7 +23,21 @@ declare const whep: WhepPageApi;
 
 const TRIALS = Number(process.env.BENCH_KEYS ?? 30);
 const SCROLL_SECONDS = Number(process.env.BENCH_SCROLL_SECONDS ?? 10);
-const XTERM = ['xterm', '-fa', 'Monospace', '-fs', '18', '-bg', 'black', '-fg', 'white'];
+// bash without ~/.bashrc: a start-up file that waits on something (a tool's lock) would hold the shell up.
+const XTERM = [
+  'xterm',
+  '-fa',
+  'Monospace',
+  '-fs',
+  '18',
+  '-bg',
+  'black',
+  '-fg',
+  'white',
+  '-e',
+  'bash',
+  '--norc',
+];
 const SCROLL = 'while true; do date; ls -la /usr/bin | head -40; done';
 /** The host and its Xvfb and ffmpeg: the streaming side, without the program it streams. */
 function serverPids(host: number): number[] {
@@ -92,7 +106,6 @@ async function startHost(width: number, height: number): Promise<Host> {
     [...args, '--media-port', String(media), ...size, '--max-height', String(height), '--', ...XTERM],
     {
       stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'],
-      env: { ...process.env, SHELL: '/bin/bash' },
     },
   );
   const url = `http://127.0.0.1:${signaling}`;

@@ -32,7 +32,7 @@ applications:
         description: Debian's xterm.
         launch:
           display:
-            command: [xterm, -fa, DejaVu Sans Mono, -fs, '13', -bg, '#1d1f21', -fg, '#e0e0e0']
+            command: [xterm, -fa, DejaVu Sans Mono, -fs, '13', -bg, '#1d1f21', -fg, '#e0e0e0', -e, bash, --norc]
 profiles:
   - id: follow
     name: Follow
