@@ -115,8 +115,13 @@ test('launches the terminal and a typed command changes the picture', async () =
   await typeLine(page, 'clear');
   await expect.poll(async () => (await frame(page))?.bright ?? 0).toBeLessThan(2_000);
   const before = (await frame(page))?.bright ?? 0;
-  await typeLine(page, 'echo streamgate; echo streamgate; echo streamgate');
+  // The terminal shows what is typed (the echo of its tty) ...
+  await page.keyboard.type('echo streamgate; echo streamgate; echo streamgate', { delay: 15 });
   await expect.poll(async () => ((await frame(page))?.bright ?? 0) - before).toBeGreaterThan(500);
+  const typed = (await frame(page))?.bright ?? 0;
+  // ... and the shell runs it: three lines of output and the next prompt.
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => ((await frame(page))?.bright ?? 0) - typed).toBeGreaterThan(500);
 });
 
 test('the stream and the window follow the viewer up to the profile maximum', async () => {
