@@ -6,6 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, freeUdpPort } from './support/ports';
+import { startStack } from './support/stack';
 import { launchStreamer, type StreamerProcess } from './support/streamer-process';
 import { installWhepClient, type WhepPageApi } from './support/whep-test-client.ts';
 
@@ -159,5 +160,52 @@ test('the sample application streams H.264 too, its marks readable from the deco
     expect(ms).toBeLessThan(1000);
   } finally {
     await app.stop();
+  }
+});
+
+test('a profile that says codec: h264 streams H.264 through the service and the portal', async ({
+  browser,
+}) => {
+  const stack = await startStack({
+    catalog: `
+applications:
+  - id: terminal
+    name: Terminal
+    description: A real program, xterm.
+    versions:
+      - version: 1.0.0
+        description: xterm.
+        launch: { display: { command: [xterm, -fa, DejaVu Sans Mono, -fs, '14', -bg, black, -fg, white] } }
+profiles:
+  - id: small
+    name: Small
+    description: 640x360 in H.264.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 640, height: 360, max_width: 640, max_height: 360, codec: h264 }
+`,
+  });
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript(() => {
+      const Native = window.RTCPeerConnection;
+      const pcs: RTCPeerConnection[] = [];
+      (window as unknown as { testPcs: RTCPeerConnection[] }).testPcs = pcs;
+      window.RTCPeerConnection = function (...args: ConstructorParameters<typeof RTCPeerConnection>) {
+        const pc = new Native(...args);
+        pcs.push(pc);
+        return pc;
+      } as unknown as typeof RTCPeerConnection;
+      window.RTCPeerConnection.prototype = Native.prototype;
+    });
+    await page.goto(`${stack.baseURL}/launch?app=terminal&profile=small`);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 30_000 });
+    const count = await page.evaluate(() => (window as unknown as { testPcs: unknown[] }).testPcs.length);
+    await expect.poll(() => receivedCodec(page, count - 1).then((c) => c?.mimeType)).toBe('video/H264');
+  } finally {
+    await page.close();
+    await stack.stop();
   }
 });
