@@ -121,6 +121,34 @@ test.describe('the display host streaming H.264', () => {
     expect(await page.evaluate((n) => whep.firstFrameMs(n), j)).toBeLessThan(2000);
   });
 
+  test('the answer names H.264 with its profile and packetization, and the playout-delay extension', async ({
+    page,
+  }) => {
+    const answer = await page.evaluate(async (url) => {
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      pc.createDataChannel('input');
+      const offer = await pc.createOffer();
+      await pc.setLocalDescription(offer);
+      const res = await fetch(`${url}/whep`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: offer.sdp ?? '',
+      });
+      const text = await res.text();
+      await fetch(new URL(res.headers.get('Location') ?? '', url), { method: 'DELETE' });
+      pc.close();
+      return { status: res.status, offer: offer.sdp ?? '', text };
+    }, host.url);
+    expect(answer.status, answer.text).toBe(201);
+    const pt = /a=rtpmap:(\d+) H264\/90000/.exec(answer.text)?.[1];
+    expect(pt).toBeDefined();
+    expect(answer.text).toContain(`a=fmtp:${pt} profile-level-id=42e01f;packetization-mode=1`);
+    expect(answer.text).not.toContain('VP8/90000');
+    const delay = /a=extmap:(\d+) http:\/\/www.webrtc.org\/experiments\/rtp-hdrext\/playout-delay/;
+    expect(delay.exec(answer.text)?.[1]).toBe(delay.exec(answer.offer)?.[1]);
+  });
+
   test('a viewer that offers no H.264 gets a 400 that says why', async ({ page }) => {
     const answer = await page.evaluate(async (url) => {
       const pc = new RTCPeerConnection();
