@@ -3,7 +3,7 @@
  * and applies their input. `startStreamer` is what main.ts and the tests call.
  */
 import { resizedTo, type StreamerOptions } from './args.ts';
-import { Encoder } from './encoder.ts';
+import { chooseEncoder, Encoder } from './encoder.ts';
 import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import { VideoFanout } from './rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
@@ -50,8 +50,11 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     testMarks: options.testMarks,
   };
   let size = { width: options.width, height: options.height, fps: options.fps };
-  const fanout = new VideoFanout(size.fps);
+  const fanout = new VideoFanout(size.fps, options.codec);
+  const choice = chooseEncoder(options.codec);
+  log(`encoding ${choice.reason}`);
   const encoder = new Encoder({
+    encoder: choice.encoder,
     stillPath: options.stillPath,
     onPacket: (packet) => fanout.push(packet),
     onUnexpectedExit: (reason) => {

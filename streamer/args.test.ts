@@ -47,6 +47,8 @@ describe('parseArgs', () => {
       'omniverse://server/stage.usd',
       '--max-viewers',
       '3',
+      '--codec',
+      'h264',
       '--test-marks',
     ]);
     expect(options).toEqual({
@@ -60,6 +62,7 @@ describe('parseArgs', () => {
       width: 640,
       height: 360,
       fps: 25,
+      codec: 'h264',
       maxWidth: 1280,
       maxHeight: 720,
       usdStageUri: 'omniverse://server/stage.usd',
@@ -69,6 +72,16 @@ describe('parseArgs', () => {
       testMarks: true,
       stillPath: null,
     });
+  });
+
+  it('streams VP8 unless --codec or STREAMGATE_CODEC says h264, the flag first', () => {
+    expect(parseArgs(ports).codec).toBe('vp8');
+    expect(parseArgs(ports, { STREAMGATE_CODEC: 'h264' }).codec).toBe('h264');
+    expect(parseArgs([...ports, '--codec=vp8'], { STREAMGATE_CODEC: 'h264' }).codec).toBe('vp8');
+    expect(() => parseArgs([...ports, '--codec', 'av1'])).toThrow(
+      '--codec (or STREAMGATE_CODEC) must be vp8 or h264.',
+    );
+    expect(() => parseArgs(ports, { STREAMGATE_CODEC: 'H265' })).toThrow(ArgumentError);
   });
 
   it('keeps a still only where the service names its file', () => {

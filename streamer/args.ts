@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { decodeSecret, SECRET_ENV } from '../protocol/viewer-ticket.ts';
+import type { Codec } from './encoder.ts';
 
 /** Everything the application needs to start, after defaults are applied. */
 export interface StreamerOptions {
@@ -17,6 +18,8 @@ export interface StreamerOptions {
   width: number;
   height: number;
   fps: number;
+  /** The stream's codec (`--codec`, STREAMGATE_CODEC): vp8 (default) or h264. */
+  codec: Codec;
   maxWidth: number;
   maxHeight: number;
   usdStageUri: string;
@@ -53,6 +56,7 @@ const textFlags = {
   '--app-version': 'appVersion',
   '--profile': 'profile',
   '--usd-stage-uri': 'usdStageUri',
+  '--codec': 'codec',
 } as const;
 
 /** Flags without a value. */
@@ -166,6 +170,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
   }
   if (ints.signalingPort === undefined) throw new ArgumentError('--signaling-port is required.');
   if (ints.mediaPort === undefined) throw new ArgumentError('--media-port is required.');
+  const codec = texts.codec ?? (env.STREAMGATE_CODEC?.trim() || 'vp8');
+  if (codec !== 'vp8' && codec !== 'h264')
+    throw new ArgumentError('--codec (or STREAMGATE_CODEC) must be vp8 or h264.');
   if (env.STREAMGATE_MAX_VIEWERS !== undefined && ints.maxViewers === undefined) {
     ints.maxViewers = parseInteger('STREAMGATE_MAX_VIEWERS', env.STREAMGATE_MAX_VIEWERS, 'maxViewers');
   }
@@ -182,6 +189,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     width: Math.min(even(ints.width ?? 1280), maxWidth),
     height: Math.min(even(ints.height ?? 720), maxHeight),
     fps: ints.fps ?? 30,
+    codec,
     maxWidth,
     maxHeight,
     usdStageUri: texts.usdStageUri ?? stageFromEnvironment(env.STREAMGATE_ARGUMENTS) ?? '',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Encoder, ffmpegArgs, STILL_WIDTH } from './encoder.ts';
+import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, type GpuProbes } from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -90,5 +90,66 @@ describe('the still', () => {
     const before = seen.packets;
     await waitFor('the stream to go on', () => seen.packets > before + 20);
     expect(seen.exits).toHaveLength(1);
+  });
+});
+
+describe('the encoder', () => {
+  /** Probes that answer as told and record which were asked. */
+  const probes = (gpu: boolean, smi: boolean, nvenc: boolean) => {
+    const asked: string[] = [];
+    const answer = (name: string, value: boolean) => () => (asked.push(name), value);
+    const p: GpuProbes = {
+      hasNvidiaDevice: answer('device', gpu),
+      nvidiaSmiListsGpu: answer('nvidia-smi', smi),
+      ffmpegHasNvenc: answer('ffmpeg', nvenc),
+    };
+    return { p, asked };
+  };
+
+  it('is libvpx for VP8, whatever the machine has, without probing it', () => {
+    const { p, asked } = probes(true, true, true);
+    expect(chooseEncoder('vp8', p).encoder).toBe('libvpx');
+    expect(asked).toEqual([]);
+  });
+
+  it('is NVENC for H.264 where the GPU, its driver and ffmpeg all have it', () => {
+    const choice = chooseEncoder('h264', probes(true, true, true).p);
+    expect(choice).toEqual({ encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' });
+  });
+
+  it.each([
+    ['no NVIDIA device', [false, true, true], /\/dev\/nvidiactl is missing/, ['device']],
+    [
+      'a driver that lists no GPU',
+      [true, false, true],
+      /nvidia-smi -L lists no usable GPU/,
+      ['device', 'nvidia-smi'],
+    ],
+    ['an ffmpeg without NVENC', [true, true, false], /no h264_nvenc/, ['device', 'nvidia-smi', 'ffmpeg']],
+  ] as const)('is x264 for H.264 with %s, and says why', (_name, [gpu, smi, nvenc], reason, asked) => {
+    const probe = probes(gpu, smi, nvenc);
+    const choice = chooseEncoder('h264', probe.p);
+    expect(choice.encoder).toBe('libx264');
+    expect(choice.reason).toMatch(/^H\.264 in software \(libx264\): /);
+    expect(choice.reason).toMatch(reason);
+    expect(probe.asked).toEqual(asked);
+  });
+
+  it.skipIf(existsSync('/dev/nvidiactl'))('is x264 on a machine without an NVIDIA GPU (as CI)', () => {
+    expect(chooseEncoder('h264').encoder).toBe('libx264');
+  });
+
+  it('makes H.264 as browsers take it: constrained baseline, SPS and PPS before each IDR, a keyframe every half second', () => {
+    const x264 = ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000, null, 'bgr0', 'libx264').join(' ');
+    expect(x264).toContain('-c:v libx264 -preset ultrafast -tune zerolatency -profile:v baseline -threads 1');
+    expect(x264).toContain('-x264-params repeat-headers=1:scenecut=0:fps=30');
+    expect(x264).toContain('-g 15 -keyint_min 15 -b:v 676k -maxrate 1352k -bufsize 676k');
+    const nvenc = ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000, null, 'bgr0', 'h264_nvenc').join(
+      ' ',
+    );
+    expect(nvenc).toContain('-c:v h264_nvenc -preset p1 -tune ull -zerolatency 1');
+    expect(nvenc).toContain('-profile:v baseline');
+    expect(nvenc).toContain('-g 15 -keyint_min 15 -b:v 676k');
+    expect(ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000).join(' ')).toContain('-c:v libvpx');
   });
 });

@@ -1,11 +1,12 @@
 /**
- * The VP8 encoder: Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback
+ * The video encoder (VP8, or H.264 on the CPU or an NVIDIA GPU): Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback
  * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
  * SIGKILL included; on a clean stop it is also killed outright. Where the service asks for one, the same
  * ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
+import { existsSync } from 'node:fs';
 import { spawnIsolated } from './spawn-isolated.ts';
 
 /** Size and rate of the encoded stream. */
@@ -26,6 +27,8 @@ export interface EncoderOptions {
   pixelFormat?: PixelFormat;
   /** Keep a recent still of the picture in this JPEG file (the service's STREAMGATE_STILL_PATH). */
   stillPath?: string | null;
+  /** The ffmpeg encoder (`chooseEncoder`); libvpx (VP8) unless told. */
+  encoder?: VideoEncoderName;
 }
 
 /** A still every this many seconds, this many pixels wide. */
@@ -77,39 +80,123 @@ export function bandwidthOf(size: EncoderSize): number {
   return (targetKbps(size) * 4 * 1000) / 8;
 }
 
-/** Arguments for ffmpeg: realtime libvpx tuned for low latency and low CPU rather than quality. */
+/** The codecs a stream may have; one per session, since every viewer gets the same encoded packets. */
+export type Codec = 'vp8' | 'h264';
+
+/** The ffmpeg encoders this application drives: libvpx for VP8; x264 (software) or NVENC (NVIDIA GPU) for H.264. */
+export type VideoEncoderName = 'libvpx' | 'libx264' | 'h264_nvenc';
+
+/** The keyframe interval in frames: half a second bounds what a new viewer needs replayed before its first frame. */
+function gop(fps: number): string {
+  return String(Math.max(1, Math.round(fps / 2)));
+}
+
+/** The encoder's own arguments, after the input; every one holds the same rate settings. */
+export function videoArgs(encoder: VideoEncoderName, size: EncoderSize): string[] {
+  const kbps = targetKbps(size);
+  const keyframes = ['-g', gop(size.fps), '-keyint_min', gop(size.fps)];
+  const rate = ['-b:v', `${kbps}k`, '-maxrate', `${kbps * 2}k`, '-bufsize', `${kbps}k`];
+  switch (encoder) {
+    case 'libvpx':
+      return [
+        ...['-c:v', 'libvpx'],
+        // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
+        ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
+        // One thread: measured at half the CPU of two on a busy 2-core machine; a frame still takes only ~6 ms.
+        // static-thresh skips blocks that did not change, which is most of this picture.
+        ...['-error-resilient', '1', '-threads', '1', '-static-thresh', '1000'],
+        ...keyframes,
+        ...rate,
+        ...['-undershoot-pct', '95'],
+      ];
+    case 'libx264':
+      return [
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency'],
+        // Constrained baseline (what browsers offer as 42e01f): no B-frames, nothing held back.
+        ...['-profile:v', 'baseline', '-threads', '1'],
+        // SPS and PPS before every IDR, so a viewer whose replay starts at one can decode it. fps: the nominal rate,
+        // since the input's time base says 1000 fps; with it x264 chose level 6.0 and starved a 720p terminal to
+        // 0.07 Mbit/s of mush (its rate control still paces by the real timestamps).
+        ...['-x264-params', `repeat-headers=1:scenecut=0:fps=${size.fps}`],
+        ...keyframes,
+        ...rate,
+      ];
+    case 'h264_nvenc':
+      return [
+        ...['-c:v', 'h264_nvenc', '-preset', 'p1', '-tune', 'ull', '-zerolatency', '1', '-delay', '0'],
+        ...['-profile:v', 'baseline', '-rc', 'cbr', '-forced-idr', '1'],
+        ...keyframes,
+        ...rate,
+      ];
+  }
+}
+
+/** Arguments for ffmpeg: a realtime encoder (libvpx unless told) tuned for low latency and low CPU rather than quality. */
 export function ffmpegArgs(
   size: EncoderSize,
   rtpPort: number,
   stillPath?: string | null,
   pixelFormat: PixelFormat = 'rgba',
+  encoder: VideoEncoderName = 'libvpx',
 ): string[] {
-  const { fps } = size;
-  const kbps = targetKbps(size);
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
     ...inputArgs(size, pixelFormat),
-    ...['-an', '-c:v', 'libvpx', '-pix_fmt', 'yuv420p'],
+    ...['-an', '-pix_fmt', 'yuv420p'],
     // Timestamps as they came, neither frames duplicated nor dropped to fit a rate (the application keeps its own).
     ...['-fps_mode', 'passthrough'],
-    // No look-ahead, no alt-ref: each frame leaves as soon as it is encoded.
-    ...['-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0', '-auto-alt-ref', '0'],
-    // One thread: measured at half the CPU of two on a busy 2-core machine; a frame still takes only ~6 ms.
-    // static-thresh skips blocks that did not change, which is most of this picture.
-    ...['-error-resilient', '1', '-threads', '1', '-static-thresh', '1000'],
-    // A keyframe every half second bounds what a new viewer needs replayed before its first frame.
-    ...[
-      '-g',
-      String(Math.max(1, Math.round(fps / 2))),
-      '-keyint_min',
-      String(Math.max(1, Math.round(fps / 2))),
-    ],
-    ...['-b:v', `${kbps}k`, '-maxrate', `${kbps * 2}k`, '-bufsize', `${kbps}k`, '-undershoot-pct', '95'],
+    ...videoArgs(encoder, size),
     ...['-f', 'rtp', '-payload_type', '96'],
     // RTCP goes to the same socket, where it is dropped: a closed RTCP port would make ffmpeg's sends fail.
     `rtp://127.0.0.1:${rtpPort}?pkt_size=1200&rtcpport=${rtpPort}`,
     ...(stillPath ? stillArgs(stillPath) : []),
   ];
+}
+
+/** What `chooseEncoder` asks of the machine; each answers false when it cannot tell. */
+export interface GpuProbes {
+  /** The NVIDIA driver's control device exists (/dev/nvidiactl). */
+  hasNvidiaDevice(): boolean;
+  /** `nvidia-smi -L` succeeds and lists a GPU. */
+  nvidiaSmiListsGpu(): boolean;
+  /** ffmpeg lists the h264_nvenc encoder (Debian's does even without a GPU, hence the two above). */
+  ffmpegHasNvenc(): boolean;
+}
+
+/** The probes of this machine, run once each and only as far as needed. */
+export function systemProbes(ffmpegPath = process.env.STREAMGATE_FFMPEG ?? 'ffmpeg'): GpuProbes {
+  const run = (file: string, args: string[]) => {
+    const result = spawnSync(file, args, {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return result.status === 0 ? result.stdout : null;
+  };
+  return {
+    hasNvidiaDevice: () => existsSync('/dev/nvidiactl'),
+    nvidiaSmiListsGpu: () => /^GPU \d+:/m.test(run('nvidia-smi', ['-L']) ?? ''),
+    ffmpegHasNvenc: () => /\sh264_nvenc\s/.test(run(ffmpegPath, ['-hide_banner', '-encoders']) ?? ''),
+  };
+}
+
+/**
+ * The encoder for `codec`, and a sentence saying why, for the log: for H.264 the NVIDIA hardware encoder
+ * where a GPU, its driver and ffmpeg's h264_nvenc are all there, else x264 on the CPU.
+ */
+export function chooseEncoder(
+  codec: Codec,
+  probes: GpuProbes = systemProbes(),
+): { encoder: VideoEncoderName; reason: string } {
+  if (codec === 'vp8') return { encoder: 'libvpx', reason: 'VP8 in software (libvpx)' };
+  const software = (why: string) => ({
+    encoder: 'libx264' as const,
+    reason: `H.264 in software (libx264): ${why}`,
+  });
+  if (!probes.hasNvidiaDevice()) return software('no NVIDIA GPU (/dev/nvidiactl is missing)');
+  if (!probes.nvidiaSmiListsGpu()) return software('nvidia-smi -L lists no usable GPU');
+  if (!probes.ffmpegHasNvenc()) return software('this ffmpeg has no h264_nvenc encoder');
+  return { encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' };
 }
 
 /** Spawns with umask 077, so that the stills ffmpeg writes are readable by this user only. */
@@ -216,7 +303,7 @@ export class Encoder {
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
     const stillPath = this.stillPath;
-    const args = ffmpegArgs(this.size, port, stillPath, this.options.pixelFormat);
+    const args = ffmpegArgs(this.size, port, stillPath, this.options.pixelFormat, this.options.encoder);
     const child = spawnPrivate(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
     this.child = child;
     // Writes queued on a dead ffmpeg's stdin may never call back; its buffers are free again.

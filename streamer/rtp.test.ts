@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isRtcp, payloadOffset, rewrite, startsVp8Keyframe, VideoFanout, type RtpSink } from './rtp.ts';
+import {
+  isRtcp,
+  payloadOffset,
+  rewrite,
+  startsH264Keyframe,
+  startsKeyframe,
+  startsVp8Keyframe,
+  VideoFanout,
+  type RtpSink,
+} from './rtp.ts';
 
 /** A VP8 RTP packet: extended descriptor with a 15-bit PictureID, then the VP8 payload header. */
 function vp8(
@@ -132,5 +141,67 @@ describe('VideoFanout', () => {
     fanout.remove(sink);
     fanout.push(vp8(1, 0, { start: true, key: true }));
     expect(sink.packets).toHaveLength(0);
+  });
+});
+
+/** An H.264 RTP packet (RFC 6184) with `payload` after the header. */
+function h264(seq: number, ts: number, payload: number[], marker = false) {
+  const header = Buffer.alloc(12);
+  header[0] = 0x80;
+  header[1] = (marker ? 0x80 : 0) | 96;
+  header.writeUInt16BE(seq, 2);
+  header.writeUInt32BE(ts, 4);
+  header.writeUInt32BE(0x4321, 8);
+  return Buffer.concat([header, Buffer.from(payload)]);
+}
+/** What ffmpeg sends for an H.264 keyframe: SPS (7), PPS (8) in a STAP-A (24), then the IDR (5) in FU-A (28) fragments. */
+const stapSpsPps = (seq: number, ts: number) => h264(seq, ts, [24, 0, 2, 0x67, 0x42, 0, 2, 0x68, 0xce]);
+const fuIdr = (seq: number, ts: number, start: boolean, end = false) =>
+  h264(seq, ts, [0x7c, (start ? 0x80 : 0) | (end ? 0x40 : 0) | 5, 0x88, 0x84], end);
+const slice = (seq: number, ts: number) => h264(seq, ts, [0x41, 0x9a, 0x02], true);
+
+describe('H.264 keyframes', () => {
+  it('are found as an IDR or SPS alone, in a STAP-A, or in the first FU-A fragment of an IDR', () => {
+    expect(startsH264Keyframe(h264(1, 0, [0x65, 0x88]))).toBe(true); // IDR slice alone
+    expect(startsH264Keyframe(h264(1, 0, [0x67, 0x42]))).toBe(true); // SPS alone
+    expect(startsH264Keyframe(stapSpsPps(1, 0))).toBe(true);
+    expect(startsH264Keyframe(h264(1, 0, [24, 0, 2, 0x68, 0xce, 0, 2, 0x65, 0x88]))).toBe(true); // PPS, IDR
+    expect(startsH264Keyframe(fuIdr(1, 0, true))).toBe(true);
+    expect(startsH264Keyframe(fuIdr(2, 0, false))).toBe(false);
+    expect(startsH264Keyframe(fuIdr(3, 0, false, true))).toBe(false);
+    expect(startsH264Keyframe(slice(4, 0))).toBe(false); // non-IDR slice
+    expect(startsH264Keyframe(h264(5, 0, [0x7c, 0x81, 0x9a]))).toBe(false); // FU-A start of a non-IDR slice
+    expect(startsH264Keyframe(h264(6, 0, [24, 0, 1, 0x06, 0, 2, 0x68, 0xce]))).toBe(false); // SEI, PPS
+    expect(startsH264Keyframe(Buffer.from([0x80, 96]))).toBe(false);
+    expect(startsKeyframe(stapSpsPps(1, 0), 'h264')).toBe(true);
+    expect(startsKeyframe(vp8(1, 0, { start: true, key: true }), 'h264')).toBe(false);
+    expect(startsKeyframe(vp8(1, 0, { start: true, key: true }), 'vp8')).toBe(true);
+  });
+
+  it('after the playout-delay extension is added, still', () => {
+    expect(startsH264Keyframe(rewrite(fuIdr(1, 0, true), 1, 102, 1, 0, 6))).toBe(true);
+  });
+
+  it('start the replay to a new viewer at the SPS and PPS before the IDR, not at the IDR fragments', () => {
+    const fanout = new VideoFanout(30, 'h264');
+    // Nothing before the first keyframe.
+    fanout.push(slice(1, 0));
+    expect(fanout.hasKeyframe).toBe(false);
+    const first = [
+      stapSpsPps(2, 3000),
+      fuIdr(3, 3000, true),
+      fuIdr(4, 3000, false),
+      fuIdr(5, 3000, false, true),
+    ];
+    for (const p of first) fanout.push(p);
+    fanout.push(slice(6, 6000));
+    const second = [stapSpsPps(7, 9000), fuIdr(8, 9000, true), fuIdr(9, 9000, false, true)];
+    for (const p of second) fanout.push(p);
+    fanout.push(slice(10, 12000));
+    const late = new Collector(0xabc, 102);
+    fanout.add(late);
+    const payloads = late.packets.map((p) => p.subarray(12).toString('hex'));
+    expect(payloads).toEqual([...second, slice(10, 12000)].map((p) => p.subarray(12).toString('hex')));
+    expect(late.packets.every((p) => (p[1]! & 0x7f) === 102)).toBe(true);
   });
 });

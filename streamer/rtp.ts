@@ -1,8 +1,9 @@
 /**
- * Fans the encoder's VP8 RTP out to every viewer. Each viewer gets its own SSRC, payload type and a
+ * Fans the encoder's RTP (VP8 or H.264) out to every viewer. Each viewer gets its own SSRC, payload type and a
  * gap-free sequence, and starts with the packets since the last keyframe so that it can decode at once
  * instead of waiting for the next keyframe (the encoder cannot make one on request).
  */
+import type { Codec } from './encoder.ts';
 
 /** Where packets for one viewer go; `send` returns false when the transport is not open. */
 export interface RtpSink {
@@ -50,6 +51,43 @@ export function startsVp8Keyframe(packet: Buffer): boolean {
   return i < packet.length && (packet[i]! & 0x01) === 0;
 }
 
+/** H.264 NAL unit types (RFC 6184) that begin a picture a decoder can start from: IDR slice and SPS. */
+const IDR = 5;
+const SPS = 7;
+const STAP_A = 24;
+const FU_A = 28;
+
+/**
+ * Whether the packet holds the start of an H.264 keyframe (RFC 6184): an IDR slice or the SPS before it,
+ * alone, in a STAP-A aggregate, or as the first fragment of an FU-A. Several packets of one keyframe match
+ * (ffmpeg sends SPS and PPS in a STAP-A, then the IDR in fragments); the fan-out takes the first of them.
+ */
+export function startsH264Keyframe(packet: Buffer): boolean {
+  let i = payloadOffset(packet);
+  if (i < 0) return false;
+  const type = packet[i]! & 0x1f;
+  if (type === IDR || type === SPS) return true;
+  if (type === FU_A) {
+    const fu = packet[i + 1] ?? 0;
+    return (fu & 0x80) !== 0 && (fu & 0x1f) === IDR;
+  }
+  if (type === STAP_A) {
+    i++;
+    while (i + 2 < packet.length) {
+      const size = packet.readUInt16BE(i);
+      const inner = packet[i + 2]! & 0x1f;
+      if (inner === IDR || inner === SPS) return true;
+      i += 2 + size;
+    }
+  }
+  return false;
+}
+
+/** Whether the packet starts a keyframe of `codec`. */
+export function startsKeyframe(packet: Buffer, codec: Codec): boolean {
+  return codec === 'h264' ? startsH264Keyframe(packet) : startsVp8Keyframe(packet);
+}
+
 /**
  * Copies `packet` with another SSRC, payload type, sequence number and timestamp. With `playoutDelayExtId`
  * (and no header extension already there) it also carries a playout delay of 0 to 0 ms (one-byte form,
@@ -94,11 +132,17 @@ export class VideoFanout {
   private lastTs: number | null = null;
   private inputSsrc: number | null = null;
   private readonly frameTicks: number;
+  /** Timestamp of the keyframe the cache starts with: later packets of that same picture do not restart it. */
+  private keyTs: number | null = null;
 
   /** Packets forwarded since start, for /health and tests. */
   packets = 0;
 
-  constructor(fps: number) {
+  constructor(
+    fps: number,
+    /** The codec of the packets pushed, for finding keyframes. */
+    readonly codec: Codec = 'vp8',
+  ) {
     this.frameTicks = Math.round(90_000 / fps);
   }
 
@@ -134,9 +178,10 @@ export class VideoFanout {
   restart(): void {
     this.cache = [];
     this.inputSsrc = null;
+    this.keyTs = null;
   }
 
-  /** One datagram from the encoder. Anything that is not VP8 RTP is dropped. */
+  /** One datagram from the encoder. Anything that is not RTP is dropped. */
   push(packet: Buffer): void {
     if (isRtcp(packet) || payloadOffset(packet) < 0) return;
     const inputTs = packet.readUInt32BE(4);
@@ -149,9 +194,13 @@ export class VideoFanout {
     }
     const ts = (inputTs + this.tsOffset) >>> 0;
     this.lastTs = ts;
-    if (startsVp8Keyframe(packet)) this.cache = [];
-    // Nothing decodable until the first keyframe of this encoder.
-    if (this.cache.length === 0 && !startsVp8Keyframe(packet)) return;
+    if (startsKeyframe(packet, this.codec) && ts !== this.keyTs) {
+      this.cache = [];
+      this.keyTs = ts;
+    } else if (this.cache.length === 0) {
+      // Nothing decodable until the first keyframe of this encoder.
+      return;
+    }
     this.cache.push({ packet, ts });
     this.packets++;
     for (const state of this.sinks.values()) this.forward(state, packet, ts);

@@ -10,7 +10,7 @@ const chromeOffer = [
   'a=group:BUNDLE 0 1',
   'a=extmap-allow-mixed',
   'a=msid-semantic: WMS',
-  'm=video 9 UDP/TLS/RTP/SAVPF 96 97 102',
+  'm=video 9 UDP/TLS/RTP/SAVPF 96 97 102 104 106 112',
   'c=IN IP4 0.0.0.0',
   'a=rtcp:9 IN IP4 0.0.0.0',
   'a=ice-ufrag:Ab12',
@@ -26,6 +26,13 @@ const chromeOffer = [
   'a=rtpmap:97 rtx/90000',
   'a=fmtp:97 apt=96',
   'a=rtpmap:102 H264/90000',
+  'a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f',
+  'a=rtpmap:104 H264/90000',
+  'a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f',
+  'a=rtpmap:106 H264/90000',
+  'a=fmtp:106 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+  'a=rtpmap:112 H264/90000',
+  'a=fmtp:112 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=64001f',
   'm=application 9 UDP/DTLS/SCTP webrtc-datachannel',
   'c=IN IP4 0.0.0.0',
   'a=ice-ufrag:Ab12',
@@ -41,7 +48,8 @@ describe('parseOffer', () => {
   it('finds the video mid, the VP8 payload type and the data channels', () => {
     expect(parseOffer(chromeOffer)).toEqual({
       videoMid: '0',
-      vp8PayloadType: 96,
+      payloadType: 96,
+      fmtp: null,
       hasDataChannels: true,
       playoutDelayExtId: null,
     });
@@ -63,7 +71,50 @@ describe('parseOffer', () => {
 
   it('takes the payload type the viewer chose for VP8', () => {
     const offer = chromeOffer.replace('a=rtpmap:96 VP8/90000', 'a=rtpmap:120 VP8/90000');
-    expect(parseOffer(offer).vp8PayloadType).toBe(120);
+    expect(parseOffer(offer).payloadType).toBe(120);
+  });
+
+  describe('for a session that streams H.264', () => {
+    it('takes constrained baseline with packetization mode 1, and answers its profile', () => {
+      expect(parseOffer(chromeOffer, 'h264')).toMatchObject({
+        videoMid: '0',
+        payloadType: 106,
+        fmtp: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1',
+      });
+    });
+
+    it('takes baseline (which decodes constrained baseline) when constrained baseline is not offered', () => {
+      const offer = chromeOffer
+        .replace('profile-level-id=42e01f', 'profile-level-id=4d001f')
+        .replace(
+          'a=fmtp:106 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+          'a=fmtp:106 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f',
+        );
+      expect(parseOffer(offer, 'h264')).toMatchObject({
+        payloadType: 102,
+        fmtp: 'profile-level-id=42001f;packetization-mode=1;level-asymmetry-allowed=1',
+      });
+    });
+
+    it.each([
+      [
+        'only packetization mode 0',
+        (o: string) => o.replaceAll('packetization-mode=1', 'packetization-mode=0'),
+      ],
+      [
+        'only high profile',
+        (o: string) => o.replaceAll(/profile-level-id=42\w+/g, 'profile-level-id=64001f'),
+      ],
+      ['no H.264 at all (VP8 only)', (o: string) => o.replaceAll(/a=(rtpmap|fmtp):1\d\d .*\r\n/g, '')],
+    ])('refuses a viewer that offers %s, saying which codec the session streams', (_name, edit) => {
+      expect(() => parseOffer(edit(chromeOffer), 'h264')).toThrow(OfferError);
+      expect(() => parseOffer(edit(chromeOffer), 'h264')).toThrow(/streams H\.264/);
+    });
+
+    it('still finds the playout-delay extension', () => {
+      const offer = chromeOffer.replace('a=mid:0', `a=mid:0\r\na=extmap:9 ${PLAYOUT_DELAY_URI}`);
+      expect(parseOffer(offer, 'h264').playoutDelayExtId).toBe(9);
+    });
   });
 
   it('accepts an offer with data channels only', () => {
@@ -72,7 +123,8 @@ describe('parseOffer', () => {
       chromeOffer.slice(chromeOffer.indexOf('m=application'));
     expect(parseOffer(dataOnly)).toEqual({
       videoMid: null,
-      vp8PayloadType: null,
+      payloadType: null,
+      fmtp: null,
       hasDataChannels: true,
       playoutDelayExtId: null,
     });

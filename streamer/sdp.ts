@@ -3,6 +3,8 @@
  * it, and the rewrite that leaves the answer with exactly one host candidate on the media port.
  */
 
+import type { Codec } from './encoder.ts';
+
 /** An offer that cannot be answered; the signaling server turns it into a 400 with this message. */
 export class OfferError extends Error {}
 
@@ -10,12 +12,47 @@ export class OfferError extends Error {}
 export interface OfferInfo {
   /** mid of the first video section the viewer can receive, or null when it asks for no video. */
   videoMid: string | null;
-  /** The viewer's payload type for VP8 in that section. */
-  vp8PayloadType: number | null;
+  /** The viewer's payload type for the session's codec in that section, null without video. */
+  payloadType: number | null;
+  /** The format parameters to answer for that payload type (H.264's profile and packetization), or null. */
+  fmtp: string | null;
   /** Whether the offer has a data channel (application) section. */
   hasDataChannels: boolean;
   /** The id the viewer gave the playout-delay RTP header extension in that section, or null. */
   playoutDelayExtId: number | null;
+}
+
+/** What the H.264 encoders make: constrained baseline (profile_idc 66 with constraint_set1), level 3.1. */
+export const H264_PROFILE_LEVEL_ID = '42e01f';
+
+/**
+ * The viewer's payload type for H.264 that this application can send, with the fmtp to answer: packetization
+ * mode 1 (FU-A, STAP-A) and a baseline profile (profile_idc 0x42), the constrained one (42e0..) first since
+ * it is exactly what the encoder makes; a baseline decoder decodes constrained baseline too. Null: none.
+ */
+function h264Payload(lines: string[]): { payloadType: number; fmtp: string } | null {
+  const candidates: { payloadType: number; profile: string }[] = [];
+  for (const line of lines) {
+    const rtpmap = /^a=rtpmap:(\d+) H264\/90000/i.exec(line);
+    if (!rtpmap) continue;
+    const pt = rtpmap[1]!;
+    const fmtp = lines.find((l) => l.startsWith(`a=fmtp:${pt} `))?.slice(`a=fmtp:${pt} `.length) ?? '';
+    const params = new Map(
+      fmtp.split(';').map((p) => {
+        const [key = '', value = ''] = p.trim().split('=');
+        return [key.toLowerCase(), value.trim().toLowerCase()] as const;
+      }),
+    );
+    const profile = params.get('profile-level-id') ?? '42000a'; // RFC 6184's default: baseline
+    if (params.get('packetization-mode') !== '1' || !/^42[0-9a-f]{4}$/.test(profile)) continue;
+    candidates.push({ payloadType: Number(pt), profile });
+  }
+  const best = candidates.find((c) => c.profile.startsWith('42e0')) ?? candidates[0];
+  if (!best) return null;
+  return {
+    payloadType: best.payloadType,
+    fmtp: `profile-level-id=${best.profile};packetization-mode=1;level-asymmetry-allowed=1`,
+  };
 }
 
 /** Chromium's RTP header extension by which a sender asks for frames to be shown as soon as decoded. */
@@ -38,8 +75,11 @@ function sections(sdp: string): { session: string[]; media: Section[] } {
   return { session, media };
 }
 
-/** Checks that `sdp` is an offer this application can answer; throws OfferError with a short reason. */
-export function parseOffer(sdp: string): OfferInfo {
+/**
+ * Checks that `sdp` is an offer this application can answer with video in `codec` (the session's: one
+ * encoder serves every viewer); throws OfferError with a short reason.
+ */
+export function parseOffer(sdp: string, codec: Codec = 'vp8'): OfferInfo {
   if (!sdp.startsWith('v=0')) throw new OfferError('The body is not an SDP offer (it must start with v=0).');
   if (/[^\t\r\n\x20-\x7e]/.test(sdp))
     throw new OfferError('The SDP offer has characters that SDP does not allow.');
@@ -61,15 +101,26 @@ export function parseOffer(sdp: string): OfferInfo {
     (m) => m.kind === 'video' && !m.lines.some((l) => l === 'a=sendonly' || l === 'a=inactive'),
   );
   let videoMid: string | null = null;
-  let vp8PayloadType: number | null = null;
+  let payloadType: number | null = null;
+  let fmtp: string | null = null;
   let playoutDelayExtId: number | null = null;
   if (video) {
     const mid = video.lines.find((l) => l.startsWith('a=mid:'));
     if (!mid) throw new OfferError('The video section of the SDP offer has no a=mid.');
     videoMid = mid.slice('a=mid:'.length).trim();
-    const vp8 = video.lines.map((l) => /^a=rtpmap:(\d+) VP8\/90000/i.exec(l)).find((m) => m !== null);
-    if (!vp8) throw new OfferError('The viewer does not offer to receive VP8 video.');
-    vp8PayloadType = Number(vp8[1]);
+    if (codec === 'h264') {
+      const h264 = h264Payload(video.lines);
+      if (!h264) {
+        throw new OfferError(
+          'This session streams H.264 video (constrained baseline, packetization-mode=1), which the viewer does not offer to receive.',
+        );
+      }
+      ({ payloadType, fmtp } = h264);
+    } else {
+      const vp8 = video.lines.map((l) => /^a=rtpmap:(\d+) VP8\/90000/i.exec(l)).find((m) => m !== null);
+      if (!vp8) throw new OfferError('The viewer does not offer to receive VP8 video.');
+      payloadType = Number(vp8[1]);
+    }
     // One-byte header extensions only (ids 1-14).
     const ext = video.lines
       .map((l) => /^a=extmap:(\d+)(?:\/\w+)? (\S+)$/.exec(l))
@@ -79,7 +130,8 @@ export function parseOffer(sdp: string): OfferInfo {
   }
   return {
     videoMid,
-    vp8PayloadType,
+    payloadType,
+    fmtp,
     hasDataChannels: media.some((m) => m.kind === 'application'),
     playoutDelayExtId,
   };

@@ -1,12 +1,13 @@
 /**
  * The streaming side every Streamgate application shares, the sample application and the display host
  * alike: the signaling port (WHEP, tickets, allowed origins, viewer limit), one PeerConnection per
- * viewer on the one media port, and the fan-out of one encoded VP8 stream to all of them. What the
+ * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264) to all of them. What the
  * application draws, and what it does with input and messages, is its own.
  */
 import type { Server } from 'node:http';
 import { verifyTicket } from '../protocol/viewer-ticket.ts';
 import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
+import type { Codec } from './encoder.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer } from './sdp.ts';
@@ -20,6 +21,8 @@ export interface StreamServerOptions {
   signalingPort: number;
   mediaPort: number;
   fps: number;
+  /** The session's codec: every viewer gets the one encoder's packets, so one whose offer lacks it is refused. */
+  codec?: Codec;
   maxViewers: number;
   allowedOrigins: readonly string[] | null;
   /** Null: any viewer is accepted (the application run alone). */
@@ -73,7 +76,7 @@ export async function startStreamServer(
   // Before the port listens: no offer ever waits for it, and a stack that cannot load fails the start.
   await loadWebRtc();
   const log = options.log ?? (() => undefined);
-  const fanout = options.fanout ?? new VideoFanout(options.fps);
+  const fanout = options.fanout ?? new VideoFanout(options.fps, options.codec);
   const viewers = new Map<string, Viewer>();
   const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
   const secret = options.viewerSecret;
@@ -109,7 +112,7 @@ export async function startStreamServer(
       },
       async offer(sdp, scope, ticket) {
         const began = performance.now();
-        const info = parseOffer(sdp);
+        const info = parseOffer(sdp, options.codec ?? 'vp8');
         if (mediaPort.count >= options.maxViewers) {
           throw new HttpError(
             503,

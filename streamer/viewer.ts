@@ -1,6 +1,6 @@
 /**
  * One viewer: a node-datachannel peer connection that answers the viewer's offer, sends it the shared
- * VP8 stream and carries its two data channels. Every viewer shares the one media port through
+ * video stream (VP8 or H.264) and carries its two data channels. Every viewer shares the one media port through
  * libjuice's UDP mux.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -168,11 +168,12 @@ export class Viewer implements RtpSink {
 
   private async negotiate(offer: string, info: OfferInfo): Promise<string> {
     const pc = this.pc;
-    if (info.videoMid !== null && info.vp8PayloadType !== null) {
-      this.payloadType = info.vp8PayloadType;
+    if (info.videoMid !== null && info.payloadType !== null) {
+      this.payloadType = info.payloadType;
       this.playoutDelayExtId = this.options.zeroPlayoutDelay ? info.playoutDelayExtId : null;
       const video = new (loadedWebRtc().Video)(info.videoMid, 'SendOnly');
-      video.addVP8Codec(info.vp8PayloadType);
+      if (info.fmtp !== null) video.addH264Codec(info.payloadType, info.fmtp);
+      else video.addVP8Codec(info.payloadType);
       video.addSSRC(this.ssrc, 'streamgate', 'streamgate', 'video');
       const track = pc.addTrack(video);
       this.track = track;

@@ -27,18 +27,21 @@ export interface LaunchOptions {
   readyWithinMs: number;
   /** Draw the marks strip that tests read back; on unless a test checks the picture without it. */
   testMarks?: boolean;
+  /** The display host (streamer/display/main.ts) streaming this program instead of the sample application. */
+  program?: string[];
 }
 
-/** Starts streamer/main.ts and waits until /health answers 200; kills it if it is not ready in time. */
+/** Starts streamer/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
 export async function launchStreamer(options: LaunchOptions): Promise<StreamerProcess> {
-  const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true } = options;
+  const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true, program } = options;
   const child = spawn(
     process.execPath,
     [
-      ...['--import', 'tsx', 'streamer/main.ts'],
+      ...['--import', 'tsx', program ? 'streamer/display/main.ts' : 'streamer/main.ts'],
       ...['--signaling-port', String(signalingPort), '--media-port', String(mediaPort)],
       ...args,
       ...(testMarks ? ['--test-marks'] : []),
+      ...(program ? ['--', ...program] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );

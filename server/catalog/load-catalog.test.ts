@@ -153,6 +153,18 @@ profiles: []
     expect(errorOf(empty)).toMatch(/"command" must name a program/);
   });
 
+  it("takes a profile's video codec, vp8 or h264, and leaves it unset (VP8) where it is not said", () => {
+    const h264 = parseCatalog(
+      base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, codec: h264}'),
+      'cat.yaml',
+    );
+    expect(h264.profiles.map((p) => p.settings.codec)).toContain('h264');
+    expect(catalog.profiles.every((p) => p.settings.codec === undefined)).toBe(true);
+    expect(errorOf(base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, codec: av1}'))).toMatch(
+      /"codec" must be vp8 or h264/,
+    );
+  });
+
   it('keeps `warm` applications for every version a warm profile applies to, wildcards expanded', () => {
     const warm = parseCatalog(
       base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, warm: 2}'),

@@ -181,7 +181,7 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
 function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
   if (value === undefined) return { ...DEFAULT_SETTINGS };
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
-  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers', 'warm']);
+  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers', 'warm', 'codec']);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
   const height = c.integer(obj, 'height', path, 16, 4320, d.height);
@@ -197,6 +197,11 @@ function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings 
     maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
     warm: c.integer(obj, 'warm', path, 0, 16, d.warm),
   };
+  if (obj.codec !== undefined) {
+    if (obj.codec !== 'vp8' && obj.codec !== 'h264')
+      c.fail([...path, 'codec'], '"codec" must be vp8 or h264');
+    settings.codec = obj.codec;
+  }
   return settings;
 }
 

@@ -37,6 +37,11 @@ export interface ProfileSettings {
   maxViewers: number;
   /** Applications kept started and ready for each version the profile applies to (CONTRACT §16, default 0). */
   warm: number;
+  /**
+   * The video codec of its sessions (catalog `codec`: vp8, the default, or h264). One encoder serves every
+   * viewer of a session, so a viewer whose browser does not offer it is refused.
+   */
+  codec?: 'vp8' | 'h264';
 }
 
 export interface CatalogVersion {

@@ -66,6 +66,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
         STREAMGATE_ALLOWED_ORIGINS: context.viewerOrigins.join(','),
         // Requests saved by an older service lack the setting.
         STREAMGATE_MAX_VIEWERS: String(request.profile.settings.maxViewers ?? 8),
+        STREAMGATE_CODEC: request.profile.settings.codec ?? 'vp8',
         // Its recent still (still-files.ts), removed below when the application exits.
         ...stillEnvironment(stillDirBeside(context.logDir), record.id),
       };

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { resizedTo, type StreamerOptions } from '../args.ts';
-import { bandwidthOf, Encoder } from '../encoder.ts';
+import { bandwidthOf, chooseEncoder, Encoder } from '../encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
 import { startStreamServer, type StreamServer } from '../stream-server.ts';
@@ -176,7 +176,10 @@ export async function startDisplayHost(
   );
 
   const budget = new ByteBudget(bandwidthOf(size));
+  const choice = chooseEncoder(options.codec);
+  log(`encoding ${choice.reason}`);
   const encoder = new Encoder({
+    encoder: choice.encoder,
     pixelFormat: 'bgr0',
     stillPath: options.stillPath,
     onPacket: (packet) => {
