@@ -128,8 +128,9 @@ export function createSessionManager(
       case 'gone':
         pool.release(event.released.ports);
         // Its application is gone: so is its still. The runner removes the stills of its own children as they
-        // exit; an application adopted after a restart of the service is no child of this one.
-        removeStill(stillDirBeside(logDir), sessionId);
+        // exit; an application adopted after a restart of the service is no child of this one. A session that
+        // never held ports never ran one.
+        if (event.released.ports) removeStill(stillDirBeside(logDir), sessionId);
         if (sessions.get(sessionId) === session) sessions.delete(sessionId);
         pump();
         break;
