@@ -1,8 +1,8 @@
 /**
- * The video encoder (VP8, or H.264 on the CPU or an NVIDIA GPU): Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback
- * UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF when this process dies in any way,
- * SIGKILL included; on a clean stop it is also killed outright. Where the service asks for one, the same
- * ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
+ * The video encoder (VP8, or H.264 on the CPU or an NVIDIA GPU): Debian's ffmpeg reading raw frames on its
+ * stdin and sending RTP to a loopback UDP socket of ours. Frames come on stdin so that ffmpeg ends on EOF
+ * when this process dies in any way, SIGKILL included; on a clean stop it is also killed outright. Where the
+ * service asks for one, the same ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
@@ -86,7 +86,7 @@ export type Codec = 'vp8' | 'h264';
 /** The ffmpeg encoders this application drives: libvpx for VP8; x264 (software) or NVENC (NVIDIA GPU) for H.264. */
 export type VideoEncoderName = 'libvpx' | 'libx264' | 'h264_nvenc';
 
-/** The keyframe interval in frames: half a second bounds what a new viewer needs replayed before its first frame. */
+/** The keyframe interval in frames: half a second bounds what a new viewer needs replayed first. */
 function gop(fps: number): string {
   return String(Math.max(1, Math.round(fps / 2)));
 }
@@ -131,7 +131,7 @@ export function videoArgs(encoder: VideoEncoderName, size: EncoderSize): string[
   }
 }
 
-/** Arguments for ffmpeg: a realtime encoder (libvpx unless told) tuned for low latency and low CPU rather than quality. */
+/** Arguments for ffmpeg: a realtime encoder (libvpx unless told), for low latency and low CPU over quality. */
 export function ffmpegArgs(
   size: EncoderSize,
   rtpPort: number,

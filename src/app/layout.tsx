@@ -106,10 +106,10 @@ function NavMenu() {
   );
 }
 
-/** The page frame: header with navigation and theme toggle, then the page. */
 /** What the page's place shows while its code or its first data is on the way; the app bar stays usable. */
 export const pageLoading = <CircularProgress aria-label="Loading page" />;
 
+/** The page frame: header with navigation and theme toggle, then the page. */
 export function Layout() {
   const { mode, toggle } = useThemeMode();
   const label = mode === 'light' ? 'Switch to dark theme' : 'Switch to light theme';

@@ -1,8 +1,9 @@
 /**
  * The display host: streams any X11 program. Per session a private X display (x-server.ts), the program
  * in it, the display captured when it changes (capture.ts) and encoded by ffmpeg, and the shared stream
- * server (tickets, viewers, data channels) of the sample application. Viewer input becomes real X input (x-client.ts); `resize`
- * changes the captured size and fits the program's windows to it; text travels on the clipboard both ways.
+ * server (tickets, viewers, data channels) of the sample application. Viewer input becomes real X input
+ * (x-client.ts); `resize` changes the captured size and fits the program's windows to it; text travels on
+ * the clipboard both ways.
  */
 import type { ChildProcess } from 'node:child_process';
 import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
