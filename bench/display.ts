@@ -34,16 +34,17 @@ const XTERM = [
   ...['xterm', '-fa', 'Monospace', '-fs', '18', '-bg', 'black', '-fg', 'white', '-e', 'bash', '-c'],
   `while read -r line; do [ "$line" = go ] && break; done; ${SCROLL}`,
 ];
-/** The host and its Xvfb and ffmpeg (or ffmpeg alone): the streaming side, without the program it streams. */
-function serverPids(host: number, only?: 'ffmpeg'): number[] {
-  const pids = only ? [] : [host];
+/** The streaming side, without the program it streams: the host (capture, WebRTC), its Xvfb and its ffmpeg. */
+type Part = 'host' | 'Xvfb' | 'ffmpeg';
+function serverPids(host: number): Record<Part, number[]> {
+  const pids: Record<Part, number[]> = { host: [host], Xvfb: [], ffmpeg: [] };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === host && (name === 'ffmpeg' || (!only && name === 'Xvfb'))) pids.push(Number(entry));
+      if (ppid === host && (name === 'ffmpeg' || name === 'Xvfb')) pids[name].push(Number(entry));
     } catch {
       // gone
     }
@@ -97,7 +98,16 @@ async function startHost(width: number, height: number, codec: Codec): Promise<H
   const signaling = await freePort();
   const media = await freeUdpPort();
   const size = ['--width', String(width), '--height', String(height), '--max-width', String(width)];
-  const args = ['--import', 'tsx', 'streamer/display/main.ts', '--signaling-port', String(signaling)];
+  // BENCH_HOST_NODE_ARGS: extra Node flags for the host, e.g. --cpu-prof to see where its time goes.
+  const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [
+    ...nodeArgs,
+    '--import',
+    'tsx',
+    'streamer/display/main.ts',
+    '--signaling-port',
+    String(signaling),
+  ];
   const child = spawn(
     process.execPath,
     [
@@ -172,28 +182,30 @@ async function measureHost(browser: Browser, width: number, height: number, keys
     await typeText(page, 'go');
     await sleep(1000);
     const pids = serverPids(host.child.pid as number);
-    const encoderPids = serverPids(host.child.pid as number, 'ffmpeg');
-    const encoderCpu = () => encoderPids.reduce((sum, pid) => sum + cpu(pid), 0);
+    const cpuOf = () => {
+      const of = (part: Part) => pids[part].reduce((sum, pid) => sum + cpu(pid), 0);
+      return { host: of('host'), Xvfb: of('Xvfb'), ffmpeg: of('ffmpeg') };
+    };
     const received = () =>
       page.evaluate(() =>
         (window as unknown as { received(): Promise<{ bytes: number; frames: number }> }).received(),
       );
     const at0 = await received();
-    const cpu0 = pids.reduce((sum, pid) => sum + cpu(pid), 0);
-    const enc0 = encoderCpu();
+    const cpu0 = cpuOf();
     const t0 = performance.now();
     await sleep(SCROLL_SECONDS * 1000);
     const at1 = await received();
-    const cpu1 = pids.reduce((sum, pid) => sum + cpu(pid), 0);
-    const enc1 = encoderCpu();
+    const cpu1 = cpuOf();
     const secs = (performance.now() - t0) / 1000;
     return {
       k2p: { median: median(samples), p95: quantile(samples, 0.95), n: samples.length },
       mbps: ((at1.bytes - at0.bytes) * 8) / secs / 1e6,
       // Frames shown while scrolling: proof that the terminal did scroll (a still picture sends one a second).
       fps: (at1.frames - at0.frames) / secs,
-      cores: (cpu1 - cpu0) / secs,
-      encoderCores: (enc1 - enc0) / secs,
+      cores: (cpu1.host + cpu1.Xvfb + cpu1.ffmpeg - cpu0.host - cpu0.Xvfb - cpu0.ffmpeg) / secs,
+      encoderCores: (cpu1.ffmpeg - cpu0.ffmpeg) / secs,
+      xvfbCores: (cpu1.Xvfb - cpu0.Xvfb) / secs,
+      hostCores: (cpu1.host - cpu0.host) / secs,
     };
   } finally {
     await page.close();
@@ -257,7 +269,9 @@ async function main() {
     row('key to photon p95 (ms)', (m) => m.k2p.p95, novnc?.k2p.p95, 1);
     row('bandwidth while scrolling (Mbit/s)', (m) => m.mbps, novnc?.scroll.wsPayloadMbps, 2, '<= 0.33');
     row('server CPU while scrolling (cores)', (m) => m.cores, novnc?.scroll.serverCores, 2, '<= 1');
-    row('encoder (ffmpeg) CPU while scrolling (cores)', (m) => m.encoderCores, undefined, 2);
+    row('  of which Xvfb (draws the terminal)', (m) => m.xvfbCores, undefined, 2);
+    row('  of which the host (capture, WebRTC)', (m) => m.hostCores, undefined, 2);
+    row('  of which the encoder (ffmpeg)', (m) => m.encoderCores, undefined, 2);
     row('frames shown while scrolling (per s)', (m) => m.fps, undefined, 1);
     for (const codec of codecs) {
       const l = large[codec];
