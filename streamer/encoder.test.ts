@@ -1,11 +1,12 @@
 /** The encoder's still: a second output of the same ffmpeg, private, replaced whole, and never at the stream's cost. */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, type GpuProbes } from './encoder.ts';
+import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV, type GpuProbes } from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -56,6 +57,32 @@ describe('the timestamps', () => {
     const x11 = ffmpegArgs(size, 5000, null, 'bgr0').join(' ');
     expect(x11).toContain('-pix_fmt bgr0 -s 640x360');
     expect(x11).toContain('-use_wallclock_as_timestamps 1');
+  });
+});
+
+describe('the conversion to YUV', () => {
+  it('keeps the colours of either pixel layout (BT.601, limited range)', () => {
+    // 4x2 pixels: a 2x2 block of pure red, then one of pure white; each block is one chroma sample.
+    const red = { rgba: [255, 0, 0, 255], bgr0: [0, 0, 255, 0] };
+    const white = [255, 255, 255, 255];
+    for (const layout of ['rgba', 'bgr0'] as const) {
+      const row = [...red[layout], ...red[layout], ...white, ...white];
+      const input = Buffer.from([...row, ...row]);
+      const run = spawnSync(
+        'ffmpeg',
+        [
+          ...['-hide_banner', '-loglevel', 'error', '-f', 'rawvideo', '-pix_fmt', layout, '-s', '4x2'],
+          ...['-i', 'pipe:0', ...TO_YUV, '-f', 'rawvideo', 'pipe:1'],
+        ],
+        { input },
+      );
+      expect(run.status, run.stderr.toString()).toBe(0);
+      const yuv = run.stdout;
+      // 8 luma samples, then 2 Cb and 2 Cr.
+      expect([...yuv.subarray(0, 8)]).toEqual([81, 81, 235, 235, 81, 81, 235, 235]);
+      expect([...yuv.subarray(8, 10)]).toEqual([90, 128]);
+      expect([...yuv.subarray(10, 12)]).toEqual([240, 128]);
+    }
   });
 });
 

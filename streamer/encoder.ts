@@ -66,6 +66,14 @@ export function stillArgs(path: string): string[] {
   ];
 }
 
+/**
+ * The frames' conversion to what the encoders take, YUV 4:2:0 (swscale). The flags take swscale's path that
+ * box-filters the chroma: measured at 960x540, half the CPU of its default (bicubic) path, which was a third of
+ * the encoder's CPU on a scrolling terminal. The luma of both is bit-identical; their chroma differs by about
+ * one level in 255 (47 dB PSNR on ffmpeg's colour test pattern).
+ */
+export const TO_YUV = ['-sws_flags', 'area+full_chroma_inp', '-pix_fmt', 'yuv420p'];
+
 /** The encoder's target bitrate in kbit/s: it grows with area and rate, ~1.2 Mbit/s at 720p30. */
 export function targetKbps({ width, height, fps }: EncoderSize): number {
   return Math.max(300, Math.round((width * height * fps) / 23_000));
@@ -142,7 +150,8 @@ export function ffmpegArgs(
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
     ...inputArgs(size, pixelFormat),
-    ...['-an', '-pix_fmt', 'yuv420p'],
+    '-an',
+    ...TO_YUV,
     // Timestamps as they came, neither frames duplicated nor dropped to fit a rate (the application keeps its own).
     ...['-fps_mode', 'passthrough'],
     ...videoArgs(encoder, size),
