@@ -76,6 +76,16 @@ describe('POST /api/stream/{id}/tickets', () => {
     expect((await ask(sessionId, 'alice', { ttl_s: 0 })).json().detail[0].loc).toEqual(['body', 'ttl_s']);
   });
 
+  it('looks at the session before the body: a bad body tells a stranger nothing more', async () => {
+    expect((await ask(sessionId, 'bob', { scope: 'admin' })).statusCode).toBe(403);
+    expect((await ask(sessionId, 'vera', { ttl_s: 0 })).statusCode).toBe(403);
+    expect((await ask(crypto.randomUUID(), 'alice', { scope: 'admin' })).statusCode).toBe(404);
+    // A malformed id is still a 422 at the path, whatever the body (CONTRACT section 4).
+    const malformed = await ask('not-a-session', 'alice', { scope: 'admin' });
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.json().detail).toEqual([expect.objectContaining({ loc: ['path', 'session_id'] })]);
+  });
+
   it('answers 410 for a failed session', async () => {
     const created = await t.app.inject({
       method: 'POST',
@@ -87,5 +97,6 @@ describe('POST /api/stream/{id}/tickets', () => {
     const deadline = Date.now() + 20_000;
     while (t.manager.get(id)?.state !== 'failed' && Date.now() < deadline) await sleep(50);
     expect((await ask(id, 'alice')).statusCode).toBe(410);
+    expect((await ask(id, 'alice', { scope: 'admin' })).statusCode).toBe(410);
   });
 });

@@ -20,9 +20,15 @@ export function ticketRoutes(
   app.route<RouteOf<'createTicket'>>({
     ...contractRoute('post', '/stream/{session_id}/tickets'),
     preValidation: requireSessions,
+    // The session is looked at before the body: a caller who may not use it learns 403, 404 or 410 as from
+    // every session endpoint, not what its body gets wrong. A malformed id stays a 422 at the path.
+    attachValidation: true,
     handler: async (request, reply) => {
+      const invalid = request.validationError;
+      if (invalid?.validationContext === 'params') throw invalid;
       const record = owned(request, request.params.session_id);
       if (record.state === 'failed') throw new DomainError(410, `The session failed: ${record.message}`);
+      if (invalid) throw invalid;
       // The body may be left out: the contract's defaults fill it in.
       const { scope, ttl_s } = request.body;
       const issued = await manager.issueTicket(record.id, scope, ttl_s);
