@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV, type GpuProbes } from './encoder.ts';
+import {
+  chooseEncoder,
+  Encoder,
+  ffmpegArgs,
+  STILL_WIDTH,
+  systemProbes,
+  TO_YUV,
+  type GpuProbes,
+} from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -160,6 +168,29 @@ describe('the encoder', () => {
     expect(choice.reason).toMatch(/^H\.264 in software \(libx264\): /);
     expect(choice.reason).toMatch(reason);
     expect(probe.asked).toEqual(asked);
+  });
+
+  it("runs each probe of the machine once per process, ffmpeg's once per ffmpeg", () => {
+    const ran: string[] = [];
+    const run = (file: string, args: string[]) => {
+      ran.push([file, ...args].join(' '));
+      return file === 'nvidia-smi'
+        ? 'GPU 0: NVIDIA L4 (UUID: GPU-1)\n'
+        : ' V....D h264_nvenc  NVIDIA NVENC\n';
+    };
+    const answers = new Map<string, boolean>();
+    // Each session's start makes its own probes, as chooseEncoder's default does.
+    for (let start = 0; start < 3; start++) {
+      const probes = systemProbes('/usr/bin/ffmpeg', run, answers);
+      expect(probes.nvidiaSmiListsGpu()).toBe(true);
+      expect(probes.ffmpegHasNvenc()).toBe(true);
+    }
+    expect(systemProbes('/opt/ffmpeg', run, answers).ffmpegHasNvenc()).toBe(true);
+    expect(ran).toEqual([
+      'nvidia-smi -L',
+      '/usr/bin/ffmpeg -hide_banner -encoders',
+      '/opt/ffmpeg -hide_banner -encoders',
+    ]);
   });
 
   it.skipIf(existsSync('/dev/nvidiactl'))('is x264 on a machine without an NVIDIA GPU (as CI)', () => {

@@ -172,20 +172,46 @@ export interface GpuProbes {
   ffmpegHasNvenc(): boolean;
 }
 
-/** The probes of this machine, run once each and only as far as needed. */
-export function systemProbes(ffmpegPath = process.env.STREAMGATE_FFMPEG ?? 'ffmpeg'): GpuProbes {
-  const run = (file: string, args: string[]) => {
-    const result = spawnSync(file, args, {
-      encoding: 'utf8',
-      timeout: 5000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return result.status === 0 ? result.stdout : null;
+/** Runs a program and gives its standard output, or null when it fails or takes over 5 s. */
+type RunProgram = (file: string, args: string[]) => string | null;
+
+const runProgram: RunProgram = (file, args) => {
+  const result = spawnSync(file, args, {
+    encoding: 'utf8',
+    timeout: 5000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return result.status === 0 ? result.stdout : null;
+};
+
+/**
+ * The probes' answers for the life of the process, by what they ran: the GPU, its driver and an ffmpeg do
+ * not change under a running service, and each probe is a synchronous child process on a session's start.
+ */
+const probeAnswers = new Map<string, boolean>();
+
+/**
+ * The probes of this machine, each run at most once per process (per ffmpeg for ffmpeg's) and only as
+ * far as needed. `run` and `answers` are for tests.
+ */
+export function systemProbes(
+  ffmpegPath = process.env.STREAMGATE_FFMPEG ?? 'ffmpeg',
+  run: RunProgram = runProgram,
+  answers: Map<string, boolean> = probeAnswers,
+): GpuProbes {
+  const remembered = (key: string, probe: () => boolean) => () => {
+    const known = answers.get(key);
+    if (known !== undefined) return known;
+    const answer = probe();
+    answers.set(key, answer);
+    return answer;
   };
   return {
     hasNvidiaDevice: () => existsSync('/dev/nvidiactl'),
-    nvidiaSmiListsGpu: () => /^GPU \d+:/m.test(run('nvidia-smi', ['-L']) ?? ''),
-    ffmpegHasNvenc: () => /\sh264_nvenc\s/.test(run(ffmpegPath, ['-hide_banner', '-encoders']) ?? ''),
+    nvidiaSmiListsGpu: remembered('nvidia-smi', () => /^GPU \d+:/m.test(run('nvidia-smi', ['-L']) ?? '')),
+    ffmpegHasNvenc: remembered(`ffmpeg ${ffmpegPath}`, () =>
+      /\sh264_nvenc\s/.test(run(ffmpegPath, ['-hide_banner', '-encoders']) ?? ''),
+    ),
   };
 }
 
