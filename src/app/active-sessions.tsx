@@ -6,23 +6,21 @@ import LiveTvIcon from '@mui/icons-material/LiveTv';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useMatch } from 'react-router-dom';
 import type { SessionRow } from '../lib/queries/list-sessions';
 import { sessionQueries } from '../lib/queries/session-queries';
 import { HintTooltip } from '../components/hint-tooltip';
-import { optionalLazy } from '../lib/optional-lazy';
+import { callsWhenUnavailable, optionalLazy } from '../lib/optional-lazy';
 import type { SessionsMenuProps } from './active-sessions-menu';
 
 const MENU_ID = 'active-sessions-menu';
 
-/** The menu's code could not be downloaded: the button is closed again, and its next click loads it anew. */
-function MenuUnavailable({ onClose }: SessionsMenuProps) {
-  useEffect(() => onClose(), [onClose]);
-  return null;
-}
-
-const SessionsMenu = optionalLazy(() => import('./active-sessions-menu'), MenuUnavailable);
+/** Should the menu's code not download, the button is closed again, and its next click loads it anew. */
+const SessionsMenu = optionalLazy<SessionsMenuProps>(
+  () => import('./active-sessions-menu'),
+  callsWhenUnavailable('onClose'),
+);
 
 function isActive(row: SessionRow): boolean {
   const condition = row.session?.status.condition;

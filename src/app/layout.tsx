@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -16,7 +16,7 @@ import { ActiveSessions } from './active-sessions';
 import { ServiceBanner } from './service-banner';
 import { useThemeMode } from './theme-mode';
 import { HintTooltip } from '../components/hint-tooltip';
-import { optionalLazy } from '../lib/optional-lazy';
+import { callsWhenUnavailable, optionalLazy } from '../lib/optional-lazy';
 import type { NavDrawerProps } from './nav-drawer';
 
 interface NavMenuDrawerProps extends NavDrawerProps {
@@ -24,12 +24,10 @@ interface NavMenuDrawerProps extends NavDrawerProps {
   onUnavailable: () => void;
 }
 
-function DrawerUnavailable({ onUnavailable }: NavMenuDrawerProps) {
-  useEffect(() => onUnavailable(), [onUnavailable]);
-  return null;
-}
-
-const NavDrawer = optionalLazy<NavMenuDrawerProps>(() => import('./nav-drawer'), DrawerUnavailable);
+const NavDrawer = optionalLazy<NavMenuDrawerProps>(
+  () => import('./nav-drawer'),
+  callsWhenUnavailable('onUnavailable'),
+);
 
 const links = [
   { to: '/apps', label: 'Catalog' },

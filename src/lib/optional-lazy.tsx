@@ -36,3 +36,18 @@ export function optionalLazy<P extends object>(
   }
   return OptionalLazy;
 }
+
+/**
+ * A `fallback` for `optionalLazy` that renders nothing and calls the callback that its props hold under
+ * `prop`: a menu or drawer whose code cannot be downloaded closes itself that way, and its next opening
+ * loads it anew. Typed as a plain function component so that it fits any props that hold that callback
+ * (a ComponentType of fewer props would not), and a misspelt `prop` does not compile.
+ */
+export function callsWhenUnavailable<K extends string>(prop: K): (props: Record<K, () => void>) => null {
+  function Unavailable(props: Record<K, () => void>) {
+    const callback = props[prop];
+    useEffect(() => callback(), [callback]);
+    return null;
+  }
+  return Unavailable;
+}
