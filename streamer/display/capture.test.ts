@@ -16,9 +16,20 @@ describe('the rectangles read', () => {
     ]);
   });
 
+  it('are read across the whole width when wider than half of it', () => {
+    expect(toRead([{ x: 10, y: 5, width: 51, height: 3 }], 100, 100)).toEqual([
+      { x: 0, y: 5, width: 100, height: 3 },
+    ]);
+    expect(toRead([{ x: 10, y: 5, width: 50, height: 3 }], 100, 100)).toEqual([
+      { x: 10, y: 5, width: 50, height: 3 },
+    ]);
+  });
+
   it('become their bounding box when there are many, or when they overlap past the area', () => {
     const many = Array.from({ length: 20 }, (_, i) => ({ x: i * 4, y: i, width: 2, height: 2 }));
-    expect(toRead(many, 100, 100)).toEqual([{ x: 0, y: 0, width: 78, height: 21 }]);
+    expect(toRead(many, 100, 100)).toEqual([{ x: 0, y: 0, width: 100, height: 21 }]);
+    const narrow = Array.from({ length: 18 }, (_, i) => ({ x: i * 2, y: i, width: 2, height: 2 }));
+    expect(toRead(narrow, 100, 100)).toEqual([{ x: 0, y: 0, width: 36, height: 19 }]);
     const overlapping = [
       { x: 0, y: 0, width: 10, height: 10 },
       { x: 0, y: 0, width: 10, height: 10 },
@@ -85,6 +96,8 @@ describe('capture on change, from a real X display', () => {
   let capture: DamageCapture;
   let painter: { X: any; root: number }; // eslint-disable-line @typescript-eslint/no-explicit-any
   const frames: { pixels: Buffer }[] = [];
+  let pool: Buffer[] = [];
+  const capturedSize = { width: W, height: H };
 
   /** The first frame from the `from`th on (by default: the next one) that passes `test`. */
   async function frameWhere(test: (pixels: Buffer) => boolean, from = frames.length): Promise<Buffer> {
@@ -96,6 +109,8 @@ describe('capture on change, from a real X display', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
+  /** The index of the frame after `frame`. */
+  const afterFrame = (frame: Buffer) => frames.findIndex((f) => f.pixels === frame) + 1;
   const pixel = (frame: Buffer, px: number, py: number) => [
     ...frame.subarray((py * W + px) * 4, (py * W + px) * 4 + 3),
   ];
@@ -110,12 +125,15 @@ describe('capture on change, from a real X display', () => {
       maxWidth: W,
       maxHeight: H,
       budget: new ByteBudget(1e9),
-      onFrame: (draw) => {
-        const pixels = Buffer.alloc(W * H * 4);
-        draw(pixels);
-        frames.push({ pixels });
-        return true;
+      // Like the encoder's, two buffers; here always the other one, so that each frame's buffer has missed
+      // the changes read into the one before it.
+      acquire: () => {
+        const bytes = capturedSize.width * capturedSize.height * 4;
+        if (pool[0]?.length !== bytes) pool = [Buffer.alloc(bytes), Buffer.alloc(bytes)];
+        pool.reverse();
+        return pool[0] as Buffer;
       },
+      send: (frame) => frames.push({ pixels: Buffer.from(frame) }),
     });
     painter = await openDisplay(x.display);
   });
@@ -127,7 +145,8 @@ describe('capture on change, from a real X display', () => {
   });
 
   it('sends the picture first, then a change as soon as the display makes it, reading only what changed', async () => {
-    await frameWhere(() => true, 0);
+    // The first frame in each of the two buffers reads the whole picture.
+    await frameWhere(() => true, 1);
     const readBefore = capture.counts.pixelsRead;
     // A red window of 20x10 at (50, 60): its mapping damages just its area.
     const wid = painter.X.AllocID();
@@ -136,6 +155,9 @@ describe('capture on change, from a real X display', () => {
     const frame = await frameWhere((f) => pixel(f, 55, 65)[2] === 255 && pixel(f, 55, 65)[0] === 0);
     expect(pixel(frame, 69, 69)).toEqual([0, 0, 255]);
     expect(pixel(frame, 70, 65)).not.toEqual([0, 0, 255]);
+    // Read into one buffer, then again into the other, which missed it: twice the window, nothing more.
+    const next = await frameWhere(() => true, afterFrame(frame));
+    expect(pixel(next, 55, 65)).toEqual([0, 0, 255]);
     expect(capture.counts.pixelsRead - readBefore).toBeLessThanOrEqual(2 * 20 * 10);
   });
 
@@ -150,6 +172,18 @@ describe('capture on change, from a real X display', () => {
       );
     expect(around(after, 200, 150)).not.toEqual(around(before, 200, 150));
     expect(around(after, 20, 20)).not.toEqual(around(before, 20, 20));
+    // The cursor drawn on a buffer does not stay in it: the next frames (one in each buffer) show the
+    // picture where it was, as the first frame read it.
+    const later: Buffer[] = [];
+    for (const [px, py] of [
+      [100, 100],
+      [120, 100],
+    ] as const) {
+      const last = later.at(-1) ?? after;
+      capture.pointerAt(px, py);
+      later.push(await frameWhere((f) => !f.equals(last), afterFrame(last)));
+    }
+    for (const f of later) expect(around(f, 200, 150)).toEqual(around(frames[0]!.pixels, 200, 150));
   });
 
   it('sends the picture again about every second while nothing changes', async () => {
@@ -161,6 +195,7 @@ describe('capture on change, from a real X display', () => {
   });
 
   it('reads the whole new area after a resize', async () => {
+    Object.assign(capturedSize, { width: 160, height: 120 });
     capture.resize(160, 120, 30);
     const readBefore = capture.counts.pixelsRead;
     await frameWhere(() => true);

@@ -3,21 +3,23 @@
  * extension), not on a clock. A key typed into a terminal is read a fraction of a millisecond after the
  * terminal has drawn it, instead of at the next tick of a 30 fps grabber (17 ms later on average).
  *
- * Only what changed is read (GetImage of the damaged rectangles, into a picture of the whole captured
- * area kept here), so a blinking cursor costs a few hundred bytes, not a frame. The pixels come through
- * shared memory (MIT-SHM, a /dev/shm file the X server writes) where the connection allows it, which
- * costs a fraction of a large reply on the socket. Frames leave at most
- * `fps` times a second; a change that comes sooner after the last frame waits for its turn. While the
- * encoder's output is over the stream's bandwidth (a terminal scrolling a screen of new text a frame),
- * frames wait until it is back under (`ByteBudget`): fewer frames, each a whole picture, rather than a
- * stream that outgrows the viewer's link. The pointer's
- * image (XFIXES) is drawn onto each frame, since X never puts a cursor into the pixels it hands out. With
- * nothing changing, the same picture is sent again every second, so that a new viewer and the still
- * never wait long for a frame.
+ * Only what changed is read, straight into the encoder's frame buffers: the encoder keeps two (one in its
+ * pipe, one being filled), and each remembers what changed on the display since it was last filled, so a
+ * blinking cursor costs a few hundred bytes, not a frame, and no picture is copied on its way to the
+ * encoder. The pixels come through shared memory (MIT-SHM, an unlinked /dev/shm file the X server writes and
+ * this process reads at the frame's rows) where the connection allows it, which costs a fraction of a large
+ * reply on the socket. Frames leave at most `fps` times a second; a change that comes sooner after the last
+ * frame waits for its turn. While the encoder's output is over the stream's bandwidth (a terminal scrolling
+ * a screen of new text a frame), frames wait until it is back under (`ByteBudget`): fewer frames, each a
+ * whole picture, rather than a stream that outgrows the viewer's link. The pointer's image (XFIXES) is drawn
+ * onto each frame, since X never puts a cursor into the pixels it hands out; the pixels under it are kept
+ * and put back before the buffer is filled again. With nothing changing, the same picture is sent again
+ * every second, so that a new viewer and the still never wait long for a frame.
  *
  * Its own X connection: a frame's worth of pixels in flight must not hold up the viewer's input, which
  * travels on x-client.ts's connection.
  */
+import { closeSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { call, openDisplay } from './x-client.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
@@ -51,6 +53,8 @@ export interface CursorImage {
 /**
  * Clips `rects` to `width`x`height`. Many rectangles, or rectangles that overlap so much that they add up to
  * more than the area, become their bounding box: one request, and never more pixels than the area holds.
+ * A rectangle wider than half the area is read across its whole width: its rows then lie in the frame as
+ * they lie in the reply, and arrive with one read instead of one per row.
  */
 export function toRead(rects: readonly Rect[], width: number, height: number): Rect[] {
   const clipped: Rect[] = [];
@@ -59,7 +63,11 @@ export function toRead(rects: readonly Rect[], width: number, height: number): R
     const y = Math.max(0, r.y);
     const right = Math.min(width, r.x + r.width);
     const bottom = Math.min(height, r.y + r.height);
-    if (right > x && bottom > y) clipped.push({ x, y, width: right - x, height: bottom - y });
+    if (right <= x || bottom <= y) continue;
+    const wide = (right - x) * 2 > width;
+    clipped.push(
+      wide ? { x: 0, y, width, height: bottom - y } : { x, y, width: right - x, height: bottom - y },
+    );
   }
   const area = clipped.reduce((sum, r) => sum + r.width * r.height, 0);
   if (clipped.length <= MAX_RECTS && area <= width * height) return clipped;
@@ -67,7 +75,8 @@ export function toRead(rects: readonly Rect[], width: number, height: number): R
   const y = Math.min(...clipped.map((r) => r.y));
   const right = Math.max(...clipped.map((r) => r.x + r.width));
   const bottom = Math.max(...clipped.map((r) => r.y + r.height));
-  return [{ x, y, width: right - x, height: bottom - y }];
+  const wide = (right - x) * 2 > width;
+  return [{ x: wide ? 0 : x, y, width: wide ? width : right - x, height: bottom - y }];
 }
 
 /** Copies `rows` of 32-bit pixels read at `rect` into `frame`, a picture `frameWidth` pixels wide. */
@@ -143,6 +152,32 @@ export class ByteBudget {
   }
 }
 
+/** Pixels a buffer held before something was drawn over them (the cursor), to put back. */
+interface Patch {
+  rect: Rect;
+  pixels: Buffer;
+}
+
+/** Copies the pixels of `rect` out of `frame` (`width` pixels wide). */
+function cut(frame: Buffer, width: number, rect: Rect): Buffer {
+  const rowBytes = rect.width * 4;
+  const pixels = Buffer.allocUnsafe(rowBytes * rect.height);
+  for (let row = 0; row < rect.height; row++) {
+    const from = ((rect.y + row) * width + rect.x) * 4;
+    frame.copy(pixels, row * rowBytes, from, from + rowBytes);
+  }
+  return pixels;
+}
+
+/** Where `cursor` with its hot spot at (`px`, `py`) lies on a `width`x`height` frame; null when off it. */
+function cursorRect(cursor: CursorImage, px: number, py: number, width: number, height: number): Rect | null {
+  const x = Math.max(0, px - cursor.xhot);
+  const y = Math.max(0, py - cursor.yhot);
+  const right = Math.min(width, px - cursor.xhot + cursor.width);
+  const bottom = Math.min(height, py - cursor.yhot + cursor.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+}
+
 export interface CaptureOptions {
   width: number;
   height: number;
@@ -153,42 +188,117 @@ export interface CaptureOptions {
   /** The stream's bandwidth, spent by the encoder's output. */
   budget: ByteBudget;
   /**
-   * One frame: BGRX pixels of the captured area with the cursor on them. Returns false when the encoder
-   * could not take it (it is behind); the capture then tries again at the next turn.
+   * A buffer of width*height*4 bytes for the next frame, or null when the encoder is behind (the capture
+   * then tries again at the next turn). The encoder hands out the same few buffers again and again; the
+   * capture brings whichever it gets up to date.
    */
-  onFrame: (draw: (into: Buffer) => void) => boolean;
+  acquire: () => Buffer | null;
+  /** One frame, in a buffer from `acquire`: BGRX pixels of the captured area with the cursor on them. */
+  send: (frame: Buffer) => void;
+}
+
+/** Reads `rects` of the display into `into`, a frame `width` pixels wide, each at its place. */
+type PixelReader = (rects: readonly Rect[], into: Buffer, width: number) => Promise<void>;
+
+/**
+ * MIT-SHM segments for the x11 package that it never copies: an unlinked /dev/shm file of which the X server
+ * gets the descriptor, and from which the capture reads each rectangle's rows into its frame itself (the
+ * package's own provider would first copy the whole reply into a buffer of its own).
+ */
+function segmentFiles() {
+  let count = 0;
+  const state = { latest: null as { size: number; fd: number } | null };
+  const provider = {
+    flavor: 'fd',
+    zeroCopy: false,
+    create(size: number) {
+      const path = `/dev/shm/streamgate-capture-${process.pid}-${count++}`;
+      const fd = openSync(path, 'w+', 0o600);
+      try {
+        ftruncateSync(fd, size);
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      } finally {
+        unlinkSync(path);
+      }
+      state.latest = { size, fd };
+      return { size, fd, buffer: Buffer.alloc(0) };
+    },
+    commit: () => undefined,
+    sync: () => undefined,
+    destroy(segment: { fd: number }) {
+      closeSync(segment.fd);
+    },
+  };
+  return { provider, state };
 }
 
 /**
- * How pixels are read: into a shared-memory segment of `bytes` (rectangles of one frame side by side at the
- * offsets given), or, where the server or the connection cannot share memory, in the reply on the socket.
+ * How pixels are read: into a shared-memory segment of `bytes` (the rectangles of one frame side by side),
+ * then from it into the frame, or, where the server or the connection cannot share memory, in the reply on
+ * the socket.
  */
 async function pixelReader(
   X: X,
   root: number,
   bytes: number,
-): Promise<(r: Rect, offset: number) => Promise<Buffer>> {
-  const core = (r: Rect) =>
-    call<{ data: Buffer }>((cb) =>
-      X.GetImage(Z_PIXMAP, root, r.x, r.y, r.width, r.height, ALL_PLANES, cb),
-    ).then((image) => image.data);
+  files: ReturnType<typeof segmentFiles>,
+): Promise<PixelReader> {
+  const core: PixelReader = async (rects, into, width) => {
+    const images = await Promise.all(
+      rects.map((r) =>
+        call<{ data: Buffer }>((cb) =>
+          X.GetImage(Z_PIXMAP, root, r.x, r.y, r.width, r.height, ALL_PLANES, cb),
+        ),
+      ),
+    );
+    rects.forEach((r, i) => blit(into, width, r, (images[i] as { data: Buffer }).data));
+  };
   const shm: X = await call((cb) => X.require('shm', cb)).catch(() => null);
   if (!shm || !(await call<boolean>((cb) => shm.usable(cb)).catch(() => false))) return core;
   const segment: X = await call((cb) => shm.createSegment(bytes, cb)).catch(() => null);
-  if (!segment) return core;
-  return (r, offset) =>
-    call<{ size: number }>((cb) =>
-      segment.getImage(root, r.x, r.y, r.width, r.height, ALL_PLANES, Z_PIXMAP, offset, cb),
-    ).then((reply) => (segment.buffer as Buffer).subarray(offset, offset + reply.size));
+  const file = files.state.latest;
+  if (!segment || !file) return core;
+  return async (rects, into, width) => {
+    let offset = 0;
+    const at = rects.map((r) => {
+      const here = offset;
+      offset += r.width * r.height * 4;
+      return here;
+    });
+    await Promise.all(
+      rects.map((r, i) =>
+        call((cb) =>
+          shm.GetImage(root, r.x, r.y, r.width, r.height, ALL_PLANES, Z_PIXMAP, segment.shmseg, at[i], cb),
+        ),
+      ),
+    );
+    rects.forEach((r, i) => {
+      const rowBytes = r.width * 4;
+      const from = at[i] as number;
+      if (r.width === width) {
+        readSync(file.fd, into, r.y * width * 4, rowBytes * r.height, from);
+        return;
+      }
+      for (let row = 0; row < r.height; row++) {
+        readSync(file.fd, into, ((r.y + row) * width + r.x) * 4, rowBytes, from + row * rowBytes);
+      }
+    });
+  };
 }
 
 /** Capture of the top-left `width`x`height` of a display; `DamageCapture.start` makes one. */
 export class DamageCapture {
-  private frame: Buffer;
   private width: number;
   private height: number;
   private fps: number;
   private pending: Rect[] = [];
+  /**
+   * For each buffer the capture has filled: what changed on the display since (read into another buffer
+   * meanwhile), and the pixels under the cursor drawn on it. A buffer not in here is read whole.
+   */
+  private readonly buffers = new Map<Buffer, { stale: Rect[]; underCursor: Patch | null }>();
   /** The picture changed (or the pointer moved) since the last frame that left. */
   private dirty = true;
   private timer: NodeJS.Timeout | null = null;
@@ -202,45 +312,31 @@ export class DamageCapture {
 
   private constructor(
     private readonly X: X,
-    private readonly root: number,
     private readonly damageExt: X,
     private readonly fixes: X,
     private readonly damage: number,
-    private readonly readRect: (r: Rect, offset: number) => Promise<Buffer>,
-    private readonly onFrame: CaptureOptions['onFrame'],
-    private readonly budget: ByteBudget,
-    options: CaptureOptions,
+    private readonly read: PixelReader,
+    private readonly options: CaptureOptions,
   ) {
     this.width = options.width;
     this.height = options.height;
     this.fps = options.fps;
-    this.frame = Buffer.alloc(this.width * this.height * 4);
   }
 
   /** Connects to `display` (XAUTHORITY names its cookie) and sends the first frame as soon as it is read. */
   static async start(display: string, options: CaptureOptions): Promise<DamageCapture> {
-    const { X, root } = await openDisplay(display);
+    const files = segmentFiles();
+    const { X, root } = await openDisplay(display, files.provider);
     const damageExt: X = await call((cb) => X.require('damage', cb));
     const fixes: X = await call((cb) => X.require('fixes', cb));
     const damage: number = X.AllocID();
     damageExt.Create(damage, root, DAMAGE_DELTA_RECTANGLES);
     fixes.SelectCursorInput(root, CURSOR_NOTIFY_MASK);
-    const readRect = await pixelReader(X, root, options.maxWidth * options.maxHeight * 4);
-    const capture = new DamageCapture(
-      X,
-      root,
-      damageExt,
-      fixes,
-      damage,
-      readRect,
-      options.onFrame,
-      options.budget,
-      options,
-    );
+    const read = await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
+    const capture = new DamageCapture(X, damageExt, fixes, damage, read, options);
     X.on('event', (event: X) => capture.onEvent(event));
     X.on('end', () => capture.close());
     capture.readCursor();
-    capture.pending.push({ x: 0, y: 0, width: capture.width, height: capture.height });
     capture.schedule();
     return capture;
   }
@@ -250,8 +346,8 @@ export class DamageCapture {
     this.width = width;
     this.height = height;
     this.fps = fps;
-    this.frame = Buffer.alloc(width * height * 4);
-    this.pending = [{ x: 0, y: 0, width, height }];
+    this.buffers.clear();
+    this.pending = [];
     this.lastFrame = -Infinity;
     this.schedule();
   }
@@ -309,55 +405,61 @@ export class DamageCapture {
     const now = performance.now();
     const changed = this.dirty || this.pending.length > 0;
     const turn = changed ? this.lastFrame + 1000 / this.fps : this.lastFrame + IDLE_REFRESH_MS;
-    const due = Math.max(turn, now + this.budget.waitMs(now));
+    const due = Math.max(turn, now + this.options.budget.waitMs(now));
     this.timer = setTimeout(() => void this.next(), Math.max(0, due - now));
   }
 
-  /** Reads what changed, then hands a frame to the encoder. */
+  /** Brings a buffer of the encoder up to date (what changed since it was last filled), then sends it. */
   private async next(): Promise<void> {
     this.timer = null;
     if (this.closed) return;
+    const { width, height } = this;
+    const frame = this.options.acquire();
+    if (!frame) {
+      // The encoder is behind: the changes wait for the next turn.
+      this.lastFrame = performance.now();
+      this.schedule();
+      return;
+    }
     this.reading = true;
-    const rects = toRead(this.pending, this.width, this.height);
+    const known = this.buffers.get(frame);
+    if (known?.underCursor) blit(frame, width, known.underCursor.rect, known.underCursor.pixels);
+    const changed = this.pending;
     this.pending = [];
-    if (rects.length > 0) {
-      // Forget the damage before reading: what changes while the pixels travel is reported again.
+    const rects = toRead(
+      known ? [...known.stale, ...changed] : [{ x: 0, y: 0, width, height }],
+      width,
+      height,
+    );
+    try {
+      // Forget the damage before reading: what changes while the pixels travel is reported again. (DAMAGE
+      // reports only what adds to its region, so a region never emptied would report nothing.)
       this.damageExt.Subtract(this.damage, 0, 0);
-      const frame = this.frame;
-      const width = this.width;
-      try {
-        let offset = 0;
-        const images = await Promise.all(
-          rects.map((r) => {
-            const at = offset;
-            offset += r.width * r.height * 4;
-            return this.readRect(r, at);
-          }),
-        );
-        // A resize while the pixels travelled: they belong to the old picture, which is read again anyway.
-        if (frame === this.frame) {
-          rects.forEach((r, i) => blit(frame, width, r, images[i] as Buffer));
-          this.counts.pixelsRead += rects.reduce((sum, r) => sum + r.width * r.height, 0);
-        }
-      } catch {
-        // The display went away: the host learns it from the X server's exit.
-        this.reading = false;
-        return;
-      }
+      if (rects.length > 0) await this.read(rects, frame, width);
+    } catch {
+      // The display went away: the host learns it from the X server's exit.
+      this.reading = false;
+      return;
     }
     this.reading = false;
-    if (this.closed) return;
-    const { width, height, cursor, pointer, frame } = this;
-    const sent = this.onFrame((into) => {
-      frame.copy(into);
-      if (cursor) drawCursor(into, width, height, cursor, pointer.x, pointer.y);
-    });
-    if (sent) {
-      this.counts.frames++;
-      this.dirty = false;
-    } else {
-      this.dirty = true;
+    // A resize while the pixels travelled: they belong to the old picture, which is read again anyway.
+    if (this.closed || width !== this.width || height !== this.height) return void this.schedule();
+    this.counts.pixelsRead += rects.reduce((sum, r) => sum + r.width * r.height, 0);
+    for (const [other, state] of this.buffers) {
+      if (other === frame) continue;
+      state.stale.push(...changed);
+      if (state.stale.length > MAX_RECTS) state.stale = toRead(state.stale, width, height);
     }
+    const { cursor, pointer } = this;
+    const under = cursor && cursorRect(cursor, pointer.x, pointer.y, width, height);
+    this.buffers.set(frame, {
+      stale: [],
+      underCursor: under ? { rect: under, pixels: cut(frame, width, under) } : null,
+    });
+    if (cursor) drawCursor(frame, width, height, cursor, pointer.x, pointer.y);
+    this.options.send(frame);
+    this.counts.frames++;
+    this.dirty = false;
     this.lastFrame = performance.now();
     this.schedule();
   }

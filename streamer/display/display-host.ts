@@ -200,13 +200,8 @@ export async function startDisplayHost(
       maxWidth: options.maxWidth,
       maxHeight: options.maxHeight,
       budget,
-      onFrame: (draw) => {
-        const buffer = encoder.acquire();
-        if (!buffer) return false;
-        draw(buffer);
-        encoder.write(buffer);
-        return true;
-      },
+      acquire: () => encoder.acquire(),
+      send: (frame) => encoder.write(frame),
     });
   } catch (error) {
     encoder.stop();

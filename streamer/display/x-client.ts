@@ -32,11 +32,15 @@ export function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void)
 
 /**
  * A new connection to `display` (XAUTHORITY must name its cookie file): the x11 package's display object
- * (`min_keycode`, `screen`...), its client, and the root window.
+ * (`min_keycode`, `screen`...), its client, and the root window. `shm` replaces the package's MIT-SHM
+ * segment provider (see capture.ts).
  */
-export async function openDisplay(display: string): Promise<{ conn: X; X: X; root: number }> {
+export async function openDisplay(
+  display: string,
+  shm?: object,
+): Promise<{ conn: X; X: X; root: number }> {
   const conn: X = await call((cb) => {
-    const client = x11.createClient({ display }, cb);
+    const client = x11.createClient(shm ? { display, shm } : { display }, cb);
     client.on('error', () => undefined);
   });
   return { conn, X: conn.client, root: conn.screen[0].root as number };
