@@ -19,6 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { freePort, freeUdpPort } from '../e2e/support/ports';
 import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
+import { appEntry, prepareAppBundles } from '../server/runners/app-bundles';
 import { cpuSeconds as cpu, median, quantile } from './stats';
 
 declare const whep: WhepPageApi;
@@ -100,14 +101,7 @@ async function startHost(width: number, height: number, codec: Codec): Promise<H
   const size = ['--width', String(width), '--height', String(height), '--max-width', String(width)];
   // BENCH_HOST_NODE_ARGS: extra Node flags for the host, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const args = [
-    ...nodeArgs,
-    '--import',
-    'tsx',
-    'streamer/display/main.ts',
-    '--signaling-port',
-    String(signaling),
-  ];
+  const args = [...nodeArgs, ...appEntry('display'), '--signaling-port', String(signaling)];
   const child = spawn(
     process.execPath,
     [
@@ -234,6 +228,8 @@ function runNoVnc(): NoVnc | null {
 }
 
 async function main() {
+  // The host runs as the service runs it: its bundle, not its sources through tsx.
+  await prepareAppBundles(process.cwd(), (message) => console.error(message));
   const novnc = runNoVnc();
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
