@@ -47,24 +47,37 @@ export function fieldOfError(error: ApiError, step: LaunchField | undefined): La
   return undefined;
 }
 
+function asLaunchError(error: unknown, step: LaunchField | undefined): unknown {
+  return error instanceof ApiError ? new LaunchError(error, fieldOfError(error, step)) : error;
+}
+
 async function confirmStep<T>(step: LaunchField | undefined, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiError) throw new LaunchError(error, fieldOfError(error, step));
-    throw error;
+    throw asLaunchError(error, step);
   }
 }
 
 /**
  * Confirms the application, version and profile exist through the cfg endpoints (the seed asks clients to),
- * then POSTs /stream and remembers the session in this browser.
+ * then POSTs /stream and remembers the session in this browser. The lookups go at once, not one after the
+ * other (a round trip each before the launch); an error belongs to the first of them that failed, in that
+ * order, since an application that is gone fails the other two as well.
  */
 export async function launchSession(choice: LaunchChoice): Promise<Session> {
-  await confirmStep('app', () => getApp(choice.app));
-  if (choice.version !== 'latest') await confirmStep('version', () => getVersion(choice.app, choice.version));
   const version = choice.version === 'latest' ? (choice.resolvedVersion ?? '*') : choice.version;
-  await confirmStep('profile', () => getProfile(choice.app, version, choice.profile));
+  const steps: { field: LaunchField; lookup: Promise<unknown> }[] = [
+    { field: 'app', lookup: getApp(choice.app) },
+    ...(choice.version === 'latest'
+      ? []
+      : [{ field: 'version' as const, lookup: getVersion(choice.app, choice.version) }]),
+    { field: 'profile', lookup: getProfile(choice.app, version, choice.profile) },
+  ];
+  const settled = await Promise.allSettled(steps.map((step) => step.lookup));
+  settled.forEach((result, i) => {
+    if (result.status === 'rejected') throw asLaunchError(result.reason, steps[i]?.field);
+  });
   const body = {
     id: choice.app,
     version: choice.version,

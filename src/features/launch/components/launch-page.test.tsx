@@ -179,6 +179,55 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     );
   });
 
+  it('confirms the application, version and profile at the same time before it posts', async () => {
+    serveCatalog();
+    let inFlight = 0;
+    let most = 0;
+    const lookups: string[] = [];
+    // Each lookup answers after a short wait; the most of them in flight at once shows whether they overlap.
+    const slow = async (request: Request) => {
+      lookups.push(new URL(request.url).pathname);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      inFlight -= 1;
+    };
+    server.use(
+      http.get(api('/cfg/apps/:id'), async ({ request, params }) => {
+        await slow(request);
+        return HttpResponse.json(apps.find((a) => a.id === params.id));
+      }),
+      http.get(api('/cfg/apps/:id/versions/:version'), async ({ request, params }) => {
+        await slow(request);
+        return HttpResponse.json({ version: params.version, description: 'A version.' });
+      }),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), async ({ request, params }) => {
+        await slow(request);
+        return HttpResponse.json(profiles.find((x) => x.id === params.profile));
+      }),
+      http.post(api('/stream'), () => HttpResponse.json(ready)),
+    );
+    const { router } = renderRoute('/launch?app=usd-viewer&version=1.9.0&profile=default');
+    const review = await screen.findByRole('button', { name: 'Review' });
+    await waitFor(() => expect(review).toBeEnabled());
+    await userEvent.click(review);
+    const launch = await screen.findByRole('button', { name: 'Launch' });
+    // Only the launch's own lookups count, not the wizard's while the person chose.
+    await waitFor(() => expect(inFlight).toBe(0));
+    lookups.length = 0;
+    most = 0;
+    await userEvent.click(launch);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+    expect(lookups).toEqual(
+      expect.arrayContaining([
+        '/api/cfg/apps/usd-viewer',
+        '/api/cfg/apps/usd-viewer/versions/1.9.0',
+        '/api/cfg/apps/usd-viewer/versions/1.9.0/profiles/default',
+      ]),
+    );
+    expect(most).toBe(3);
+  });
+
   it('says an application that no longer exists (404) on the application field', async () => {
     serveCatalog();
     renderRoute('/launch?app=gone-app&profile=default');
