@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 
 const ticket = { ticket: 'control-ticket', scope: 'control', expires_at: '2030-01-01T00:00:00Z' };
@@ -24,10 +24,11 @@ describe('ViewerPage', () => {
     // Nothing named it: the heading falls back to the id beneath it.
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Session$/);
     expect(screen.getByText(new RegExp(sessionId))).toBeInTheDocument();
+    // The log comes with the rest of the page, after the stage: what is missing then is missing for good.
+    expect(await screen.findByRole('list', { name: 'Message log' })).toBeInTheDocument();
     for (const name of ['End session', 'Reconnect', 'Disconnect', 'Lock pointer', 'Open stage'])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Stage URL')).not.toBeInTheDocument();
-    expect(screen.getByRole('list', { name: 'Message log' })).toBeInTheDocument();
   });
 
   it('names the application, version and profile from the service and the catalog', async () => {
@@ -112,7 +113,7 @@ describe('ViewerPage', () => {
     expect(await within(status).findByText(/This browser cannot play the stream/)).toBeInTheDocument();
     expect(within(status).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'End session' }));
+    await user.click(await screen.findByRole('button', { name: 'End session' }));
     const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
     await user.click(within(dialog).getByRole('button', { name: 'End session' }));
     expect(await screen.findByText('This session has ended.')).toBeInTheDocument();
@@ -135,6 +136,7 @@ describe('ViewerPage', () => {
     renderRoute(`/watch#${fragment}`);
     expect(await screen.findByRole('heading', { name: 'Watching session' }, loading)).toBeInTheDocument();
     expect(await screen.findByText(/This browser cannot play the stream/)).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Message log' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share a watch-only link' })).not.toBeInTheDocument();
     expect(asked).toBe(0);
@@ -154,6 +156,7 @@ describe('ViewerPage', () => {
     );
     renderRoute(`/sessions/${sessionId}?mode=watch`);
     expect(await screen.findByRole('heading', { name: 'Watching session' }, loading)).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Message log' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Lock pointer' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Watch-only link')).not.toBeInTheDocument();
@@ -188,5 +191,35 @@ describe('ViewerPage', () => {
     await waitFor(() =>
       expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument(),
     );
+  });
+  it('shows the panels below the stage after the stage, at the latest a moment later while it connects', async () => {
+    // A peer connection whose offer never comes: the player stays connecting.
+    class Stuck {
+      addTransceiver() {}
+      createDataChannel() {
+        return { addEventListener() {}, close() {} };
+      }
+      addEventListener() {}
+      createOffer() {
+        return new Promise(() => undefined);
+      }
+      close() {}
+    }
+    vi.stubGlobal('RTCPeerConnection', Stuck);
+    try {
+      server.use(
+        http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+        http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
+      );
+      renderRoute(`/sessions/${sessionId}`);
+      expect(await screen.findByLabelText('Session stream', {}, loading)).toBeInTheDocument();
+      expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
+      expect(screen.getByRole('button', { name: 'End session' })).toBeInTheDocument();
+      expect(screen.queryByRole('list', { name: 'Message log' })).not.toBeInTheDocument();
+      expect(await screen.findByRole('list', { name: 'Message log' }, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -45,6 +45,29 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   disconnected: 'Disconnected',
 };
 
+/** The panels below the stage come at the latest this long after the page, if the connection takes longer. */
+const PANELS_AT_LATEST_MS = 500;
+
+/**
+ * Whether the panels below the stage (watch link, clipboard, message log) are shown: once the first frame
+ * is on screen (or the connection failed), or after a moment. They take tens of milliseconds of the main thread to render,
+ * which the connection needs first: measured in a launch, the page's render held the ticket request and
+ * the offer back by 40-80 ms. Below the stage, they move nothing on screen when they come.
+ */
+function usePanelsAfterConnecting(connecting: boolean): boolean {
+  const [shown, setShown] = useState(!connecting);
+  useEffect(() => {
+    if (shown) return undefined;
+    if (!connecting) {
+      setShown(true);
+      return undefined;
+    }
+    const timer = setTimeout(() => setShown(true), PANELS_AT_LATEST_MS);
+    return () => clearTimeout(timer);
+  }, [connecting, shown]);
+  return shown;
+}
+
 /**
  * The viewer page (default export: the router lazy-loads it). `shared`: a watch link's data, watched
  * without the API (the person may have no token): its routes and ticket are all it has.
@@ -133,6 +156,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const shown: PlayerState = endedReason !== undefined ? { kind: 'ended', reason: endedReason } : state;
   const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(shown.kind);
   const ended = shown.kind === 'ended';
+  const panels = usePanelsAfterConnecting(['idle', 'connecting', 'waiting-for-video'].includes(shown.kind));
   const refused = watched.isError && !isTransientFailure(watched.error);
   const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
   const title = useSessionTitle(sessionId, session, !shared);
@@ -208,26 +232,28 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               onReconnect={() => playerRef.current?.connect()}
             />
           </Box>
-          {!watchOnly && !ended && <WatchLink sessionId={sessionId} />}
+          {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} />}
           {shared && (
             <Typography variant="body2" color="text.secondary">
               You are watching through a shared link: you see the stream, and nothing you do reaches the
               application.
             </Typography>
           )}
-          {!watchOnly && !ended && (
+          {panels && !watchOnly && !ended && (
             <ClipboardPanel
               messages={messages}
               canSend={shown.kind === 'playing'}
               send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
             />
           )}
-          <MessagesPanel
-            messages={messages}
-            canSend={shown.kind === 'playing'}
-            ended={ended}
-            send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
-          />
+          {panels && (
+            <MessagesPanel
+              messages={messages}
+              canSend={shown.kind === 'playing'}
+              ended={ended}
+              send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
+            />
+          )}
         </>
       )}
       <EndSessionDialog
