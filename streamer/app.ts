@@ -8,7 +8,7 @@ import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import { VideoFanout } from './rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
 import type { Health } from './signaling.ts';
-import { startStreamServer } from './stream-server.ts';
+import { encoderNeverStarted, startStreamServer } from './stream-server.ts';
 
 /** A running application. */
 export interface Streamer {
@@ -27,13 +27,16 @@ export interface StartOptions {
   /** No packet from a viewer for this long ends it. */
   silenceTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The application cannot stream (its encoder failed before its first frame); main.ts exits with it. */
+  onFatal?: (reason: string) => void;
 }
+
 
 /**
  * Starts everything; resolves once the signaling port listens (frames follow shortly; see /health). The
  * encoder first: ffmpeg takes the longest to start (about 80 ms to load its libraries), and meanwhile this
  * process loads the canvas, draws the first frame into ffmpeg's pipe and loads the WebRTC stack. Ready
- * (/health) waits for the first keyframe, which ffmpeg sends as soon as it has read enough frames.
+ * (/health) once it listens; the first keyframe follows within tens of milliseconds.
  */
 export async function startStreamer(options: StreamerOptions, start: StartOptions = {}): Promise<Streamer> {
   const log = start.log ?? (() => undefined);
@@ -58,6 +61,9 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     stillPath: options.stillPath,
     onPacket: (packet) => fanout.push(packet),
     onUnexpectedExit: (reason) => {
+      // Ready does not wait for the first frame, so a start that can never stream must end the session.
+      const fatal = encoderNeverStarted(fanout, reason);
+      if (fatal) return start.onFatal?.(fatal);
       log(`${reason}; restarting it`);
       fanout.restart();
     },

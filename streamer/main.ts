@@ -26,7 +26,7 @@ let streamer: Streamer | null = null;
 const stop = installStop({ log, graceMs: 2_000 }, () => streamer?.close() ?? Promise.resolve());
 
 try {
-  streamer = await startStreamer(options, { log });
+  streamer = await startStreamer(options, { log, onFatal: (reason) => stop(1, reason) });
   log(servingLine(options, streamer.signalingPort));
 } catch (err) {
   stop(1, `could not start: ${err instanceof Error ? err.message : String(err)}`);

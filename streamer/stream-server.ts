@@ -65,6 +65,11 @@ export interface StreamServer {
   close(): Promise<void>;
 }
 
+/** The reason an application gives up when its encoder died before it ever sent a frame, or null. */
+export function encoderNeverStarted(fanout: VideoFanout, reason: string): string | null {
+  return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
+}
+
 /**
  * Loads the WebRTC stack and starts the signaling port; resolves once it listens. An application that
  * starts its encoder and draws its first frame before calling this loads the stack while ffmpeg starts.
@@ -95,11 +100,15 @@ export async function startStreamServer(
     },
   };
 
-  // Ready from the first keyframe on; a resize or an encoder restart later does not make it unready.
+  // Ready once the application says so (CONTRACT section 11: it answers on its signaling port), not at its
+  // first keyframe: a viewer who connects sooner gets that keyframe as it comes, and the launch's page, ticket
+  // and offer overlap the encoder's start (cold launch POST 297 -> 246 ms). An encoder that fails before its
+  // first frame ends the application (app.ts, display-host.ts). A resize or an encoder restart later does not
+  // make it unready.
   let ready = false;
   const health = (): Health | null => {
     const size = app.readiness();
-    ready ||= size !== null && fanout.hasKeyframe;
+    ready ||= size !== null;
     return ready && size ? { viewers: viewers.size, ...size } : null;
   };
 

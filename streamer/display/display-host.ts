@@ -11,7 +11,7 @@ import { resizedTo, type StreamerOptions } from '../args.ts';
 import { bandwidthOf, chooseEncoder, Encoder } from '../encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
-import { startStreamServer, type StreamServer } from '../stream-server.ts';
+import { encoderNeverStarted, startStreamServer, type StreamServer } from '../stream-server.ts';
 import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';
@@ -179,6 +179,9 @@ export async function startDisplayHost(
   const budget = new ByteBudget(bandwidthOf(size));
   const choice = chooseEncoder(options.codec);
   log(`encoding ${choice.reason}`);
+  // Ready does not wait for the first frame, so a start that can never stream must end the session.
+  let encoderFailed: (reason: string) => void = () => undefined;
+  const neverStreams = new Promise<string>((resolve) => (encoderFailed = resolve));
   const encoder = new Encoder({
     encoder: choice.encoder,
     pixelFormat: 'bgr0',
@@ -188,6 +191,8 @@ export async function startDisplayHost(
       stream.fanout.push(packet);
     },
     onUnexpectedExit: (reason) => {
+      const fatal = encoderNeverStarted(stream.fanout, reason);
+      if (fatal) return encoderFailed(fatal);
       log(`${reason}; restarting it`);
       stream.fanout.restart();
     },
@@ -238,6 +243,7 @@ export async function startDisplayHost(
       resolve({ code: 1, reason: `${file} ${how}${last ? `; its last output: ${last}` : ''}` });
     });
     void x.exited.then((reason) => resolve({ code: 1, reason }));
+    void neverStreams.then((reason) => resolve({ code: 1, reason }));
   });
 
   let closing: Promise<void> | undefined;
