@@ -31,7 +31,6 @@ export interface StartOptions {
   onFatal?: (reason: string) => void;
 }
 
-
 /**
  * Starts everything; resolves once the signaling port listens (frames follow shortly; see /health). The
  * encoder first: ffmpeg takes the longest to start (about 80 ms to load its libraries), and meanwhile this

@@ -35,10 +35,7 @@ export function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void)
  * (`min_keycode`, `screen`...), its client, and the root window. `shm` replaces the package's MIT-SHM
  * segment provider (see capture.ts).
  */
-export async function openDisplay(
-  display: string,
-  shm?: object,
-): Promise<{ conn: X; X: X; root: number }> {
+export async function openDisplay(display: string, shm?: object): Promise<{ conn: X; X: X; root: number }> {
   const conn: X = await call((cb) => {
     const client = x11.createClient(shm ? { display, shm } : { display }, cb);
     client.on('error', () => undefined);
