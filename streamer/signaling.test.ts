@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeerConnection, Video } from 'node-datachannel';
@@ -188,6 +189,48 @@ describe('the signaling server before the first frame', () => {
       });
       expect(post.status).toBe(500);
       expect(await post.text()).not.toMatch(/not used/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('a refused offer', () => {
+  it('is answered 401 with the connection closed, and says so, so that no next request is sent into it', async () => {
+    const server = createSignalingServer(
+      {
+        authorize: async () => null,
+        offer: () => Promise.reject(new Error('not used')),
+        remove: () => 'unknown',
+        health: () => null,
+      },
+      { allowedOrigins: null },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
+        const req = request(
+          {
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/whep',
+            agent: new Agent({ keepAlive: true }),
+            headers: { 'Content-Type': 'application/sdp', Authorization: 'Bearer not.a.ticket' },
+          },
+          (res) => {
+            res.resume();
+            resolve({ status: res.statusCode, connection: res.headers.connection });
+          },
+        );
+        req.on('error', reject);
+        req.end('v=0\r\n');
+      });
+      // Without "close", a client that keeps connections alive reuses this one, which the server has ended:
+      // its next request fails with "other side closed" (seen once in CI).
+      expect(answer).toEqual({ status: 401, connection: 'close' });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -187,9 +187,14 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
           err instanceof HttpError ? err.status : err instanceof OfferError ? 400 : statusOf(err);
         const message = status === 500 ? 'The offer could not be answered.' : (err as Error).message;
         const headers = err instanceof HttpError ? err.headers : status === 503 ? { 'Retry-After': '5' } : {};
-        send(req, res, status, message, 'text/plain; charset=utf-8', headers);
-        // A request body left unread would keep the connection busy; close it after a refusal.
-        if (status === 413 || status === 401 || status === 403) res.once('finish', () => req.destroy());
+        // A request body left unread would keep the connection busy: it is closed after a refusal, and the
+        // answer says so, or a client that keeps connections alive sends its next request into a closed one.
+        const refused = status === 413 || status === 401 || status === 403;
+        send(req, res, status, message, 'text/plain; charset=utf-8', {
+          ...headers,
+          ...(refused ? { Connection: 'close' } : {}),
+        });
+        if (refused) res.once('finish', () => req.destroy());
       });
     },
   );
