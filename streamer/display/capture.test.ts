@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blit, ByteBudget, DamageCapture, drawCursor, IDLE_REFRESH_MS, toRead } from './capture.ts';
+import { ByteBudget, DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
+import { blit, drawCursor, toRead } from './frame-pixels.ts';
 import { openDisplay } from './x-client.ts';
 import { startXServer, type XServer } from './x-server.ts';
 
