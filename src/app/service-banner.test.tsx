@@ -72,6 +72,40 @@ describe('service banner', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
   });
 
+  it('keeps Retry now as it is while the background probes run, and waits on it only when clicked', async () => {
+    const state = { mode: 'up' as 'up' | 'down' | 'proxy', items: apps, probes: 0 };
+    serveCatalog(state);
+    const { queryClient } = renderRoute('/apps');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    let release: () => void = () => undefined;
+    let held = false;
+    // The service goes down; its probes answer only when released, so that one in flight can be seen.
+    server.use(
+      http.get(api('/cfg/apps'), async ({ request }) => {
+        if (new URL(request.url).searchParams.get('tags') !== 'streamgate-probe') return HttpResponse.error();
+        state.probes += 1;
+        held = true;
+        await new Promise<void>((resolve) => (release = resolve));
+        held = false;
+        return HttpResponse.error();
+      }),
+    );
+    await queryClient.refetchQueries({ queryKey: ['apps'] });
+    expect(await screen.findByText(bannerText, undefined, shown)).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Retry now' });
+    // A background probe is under way (the first comes after a second): the button stays as it was.
+    await waitFor(() => expect(held).toBe(true), shown);
+    expect(button).toBeEnabled();
+    release();
+    await waitFor(() => expect(held).toBe(false));
+    // The person's own probe: the button waits for it.
+    await userEvent.click(button);
+    await waitFor(() => expect(held).toBe(true));
+    expect(screen.getByRole('button', { name: 'Retry now' })).toBeDisabled();
+    release();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Retry now' })).toBeEnabled());
+  });
+
   it('shows no banner for answers of the service itself, errors included', async () => {
     server.use(
       http.get(api('/cfg/apps'), () =>

@@ -50,7 +50,10 @@ export async function probeService(base: string, signal?: AbortSignal): Promise<
   }
 }
 
-/** The service status, and `retryNow` to probe at once instead of waiting out the pause. */
+/**
+ * The service status, `retryNow` to probe at once instead of waiting out the pause, and whether that probe is
+ * under way.
+ */
 export function useServiceProbe(): { status: ServiceStatus; retryNow: () => void; probing: boolean } {
   const status = useSyncExternalStore(subscribeServiceStatus, getServiceStatus);
   const queryClient = useQueryClient();
@@ -76,17 +79,19 @@ export function useServiceProbe(): { status: ServiceStatus; retryNow: () => void
     handledNudge.current = nudge;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const attempt = async (tries: number) => {
-      setProbing(true);
+    // `probing` is the probe the person asked for (Retry now), which its button waits for. The background
+    // probes leave the button alone: it used to grey out and back at each of them, every second or so.
+    const attempt = async (tries: number, asked: boolean) => {
+      if (asked) setProbing(true);
       const ok = await probeService(status.base, controller.signal);
       if (controller.signal.aborted) return;
-      setProbing(false);
+      if (asked) setProbing(false);
       if (ok) reportReachable();
-      else timer = setTimeout(() => void attempt(tries + 1), probeDelay(tries + 1));
+      else timer = setTimeout(() => void attempt(tries + 1, false), probeDelay(tries + 1));
     };
     // "Retry now" probes at once; the first failure waits a moment, as the page's own retries are under way.
-    if (immediate) void attempt(0);
-    else timer = setTimeout(() => void attempt(0), probeDelay(0));
+    if (immediate) void attempt(0, true);
+    else timer = setTimeout(() => void attempt(0, false), probeDelay(0));
     return () => {
       controller.abort();
       clearTimeout(timer);
