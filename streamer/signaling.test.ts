@@ -165,20 +165,35 @@ describe('a viewer that never connects', () => {
   });
 });
 
+/**
+ * Runs `use` against a signaling server on a free port whose application is not ready and grants `granted`
+ * to every ticket (null: refuses them all); the server is closed afterwards.
+ */
+async function withStubServer(
+  granted: 'control' | null,
+  use: (port: number) => Promise<void>,
+): Promise<void> {
+  const server = createSignalingServer(
+    {
+      authorize: async () => granted,
+      offer: () => Promise.reject(new Error('not used')),
+      remove: () => 'unknown',
+      health: () => null,
+    },
+    { allowedOrigins: null },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use((server.address() as AddressInfo).port);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 describe('the signaling server before the first frame', () => {
   it('answers /health with 503 until the application is ready', async () => {
-    const server = createSignalingServer(
-      {
-        authorize: async () => 'control',
-        offer: () => Promise.reject(new Error('not used')),
-        remove: () => 'unknown',
-        health: () => null,
-      },
-      { allowedOrigins: null },
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
+    await withStubServer('control', async (port) => {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
       expect(res.status).toBe(503);
       // An unexpected failure of the application is a 500 without details, not a crash.
@@ -189,27 +204,13 @@ describe('the signaling server before the first frame', () => {
       });
       expect(post.status).toBe(500);
       expect(await post.text()).not.toMatch(/not used/);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 });
 
 describe('a refused offer', () => {
   it('is answered 401 with the connection closed, and says so, so that no next request is sent into it', async () => {
-    const server = createSignalingServer(
-      {
-        authorize: async () => null,
-        offer: () => Promise.reject(new Error('not used')),
-        remove: () => 'unknown',
-        health: () => null,
-      },
-      { allowedOrigins: null },
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
+    await withStubServer(null, async (port) => {
       const answer = await new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
         const req = request(
           {
@@ -231,9 +232,6 @@ describe('a refused offer', () => {
       // Without "close", a client that keeps connections alive reuses this one, which the server has ended:
       // its next request fails with "other side closed" (seen once in CI).
       expect(answer).toEqual({ status: 401, connection: 'close' });
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 });
