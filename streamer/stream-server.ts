@@ -1,8 +1,8 @@
 /**
  * The streaming side every Streamgate application shares, the sample application and the display host
  * alike: the signaling port (WHEP, tickets, allowed origins, viewer limit), one PeerConnection per
- * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264) to all of them. What the
- * application draws, and what it does with input and messages, is its own.
+ * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264) to all of them.
+ * What the application draws, and what it does with input and messages, is its own.
  */
 import type { Server } from 'node:http';
 import { verifyTicket } from '../protocol/viewer-ticket.ts';
@@ -103,13 +103,10 @@ export async function startStreamServer(
   // Ready once the application says so (CONTRACT section 11: it answers on its signaling port), not at its
   // first keyframe: a viewer who connects sooner gets that keyframe as it comes, and the launch's page, ticket
   // and offer overlap the encoder's start (cold launch POST 297 -> 246 ms). An encoder that fails before its
-  // first frame ends the application (app.ts, display-host.ts). A resize or an encoder restart later does not
-  // make it unready.
-  let ready = false;
+  // first frame ends the application (app.ts, display-host.ts). Neither application becomes unready again.
   const health = (): Health | null => {
     const size = app.readiness();
-    ready ||= size !== null;
-    return ready && size ? { viewers: viewers.size, ...size } : null;
+    return size ? { viewers: viewers.size, ...size } : null;
   };
 
   const server: Server = createSignalingServer(

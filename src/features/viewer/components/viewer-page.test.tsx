@@ -192,6 +192,7 @@ describe('ViewerPage', () => {
       expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument(),
     );
   });
+
   it('shows the panels below the stage after the stage, at the latest a moment later while it connects', async () => {
     // A peer connection whose offer never comes: the player stays connecting.
     class Stuck {

@@ -50,9 +50,9 @@ const PANELS_AT_LATEST_MS = 500;
 
 /**
  * Whether the panels below the stage (watch link, clipboard, message log) are shown: once the first frame
- * is on screen (or the connection failed), or after a moment. They take tens of milliseconds of the main thread to render,
- * which the connection needs first: measured in a launch, the page's render held the ticket request and
- * the offer back by 40-80 ms. Below the stage, they move nothing on screen when they come.
+ * is on screen (or the connection failed), or after a moment. They take tens of milliseconds of the main
+ * thread to render, which the connection needs first: measured in a launch, the page's render held the
+ * ticket request and the offer back by 40-80 ms. Below the stage, they move nothing on screen when they come.
  */
 function usePanelsAfterConnecting(connecting: boolean): boolean {
   const [shown, setShown] = useState(!connecting);
