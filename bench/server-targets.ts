@@ -49,10 +49,8 @@ function memoryManager(): SessionManager {
     async start() {},
     async create(request) {
       // The record the real manager makes for a queued session, with the message it would show.
-      const record: SessionRecord = {
-        ...Session.create(request, 0).record,
-        message: 'Waiting for a free GPU: 0 sessions ahead',
-      };
+      const { record } = Session.create(request, 0);
+      record.message = 'Waiting for a free GPU: 0 sessions ahead';
       // Forgotten at once, so that memory stays flat however long the run.
       return record;
     },
