@@ -79,7 +79,6 @@ export function createSessionManager(
     stopLater,
   });
   const warmPool = new WarmPool(options.warm, {
-    sessions: () => sessions.values(),
     hasFreeGpu,
     startWarm(request) {
       const session = Session.create(request, ++seq, onEvent, true);
@@ -97,6 +96,8 @@ export function createSessionManager(
     revive: (saved) => Session.revive(saved, onEvent),
     hold(session) {
       sessions.set(session.id, session);
+      // Before the first pump: warm sessions that run on are counted, not started again.
+      warmPool.update(session);
       if (session.phase === 'failed') forgetLater(session);
     },
     stopLater,
@@ -148,8 +149,13 @@ export function createSessionManager(
 
   /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
   function changed(session: Session | 'all'): void {
-    if (session === 'all') owners.recount();
-    else owners.update(session);
+    if (session === 'all') {
+      owners.recount();
+      warmPool.recount(sessions.values());
+    } else {
+      owners.update(session);
+      warmPool.update(session);
+    }
     store.note(session === 'all' ? 'all' : session.id);
   }
 
