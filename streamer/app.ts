@@ -53,7 +53,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   };
   let size = { width: options.width, height: options.height, fps: options.fps };
   const fanout = new VideoFanout(size.fps, options.codec);
-  const choice = chooseEncoder(options.codec);
+  const choice = await chooseEncoder(options.codec);
   log(`encoding ${choice.reason}`);
   const encoder = new Encoder({
     encoder: choice.encoder,

@@ -5,18 +5,12 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  chooseEncoder,
-  Encoder,
-  ffmpegArgs,
-  STILL_WIDTH,
-  systemProbes,
-  TO_YUV,
-  type GpuProbes,
-} from './encoder.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { H264_ENCODER_ENV, type H264Choice } from '../protocol/h264-encoder.ts';
+import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
+const onGpu: H264Choice = { encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' };
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -129,72 +123,33 @@ describe('the still', () => {
 });
 
 describe('the encoder', () => {
-  /** Probes that answer as told and record which were asked. */
-  const probes = (gpu: boolean, smi: boolean, nvenc: boolean) => {
-    const asked: string[] = [];
-    const answer = (name: string, value: boolean) => () => (asked.push(name), value);
-    const p: GpuProbes = {
-      hasNvidiaDevice: answer('device', gpu),
-      nvidiaSmiListsGpu: answer('nvidia-smi', smi),
-      ffmpegHasNvenc: answer('ffmpeg', nvenc),
-    };
-    return { p, asked };
-  };
-
-  it('is libvpx for VP8, whatever the machine has, without probing it', () => {
-    const { p, asked } = probes(true, true, true);
-    expect(chooseEncoder('vp8', p).encoder).toBe('libvpx');
-    expect(asked).toEqual([]);
+  it('is libvpx for VP8, whatever the environment says, without probing the machine', async () => {
+    const probe = vi.fn(() => Promise.resolve(onGpu));
+    const env = { [H264_ENCODER_ENV]: 'h264_nvenc' };
+    expect((await chooseEncoder('vp8', env, probe)).encoder).toBe('libvpx');
+    expect(probe).not.toHaveBeenCalled();
   });
 
-  it('is NVENC for H.264 where the GPU, its driver and ffmpeg all have it', () => {
-    const choice = chooseEncoder('h264', probes(true, true, true).p);
-    expect(choice).toEqual({ encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' });
+  it("is, for H.264, the service's choice where it gives one, without probing the machine", async () => {
+    const probe = vi.fn(() => Promise.resolve(onGpu));
+    const choice = await chooseEncoder('h264', { [H264_ENCODER_ENV]: 'libx264' }, probe);
+    expect(choice).toEqual({
+      encoder: 'libx264',
+      reason: 'H.264 with libx264, as the service found this machine',
+    });
+    expect(probe).not.toHaveBeenCalled();
   });
 
-  it.each([
-    ['no NVIDIA device', [false, true, true], /\/dev\/nvidiactl is missing/, ['device']],
-    [
-      'a driver that lists no GPU',
-      [true, false, true],
-      /nvidia-smi -L lists no usable GPU/,
-      ['device', 'nvidia-smi'],
-    ],
-    ['an ffmpeg without NVENC', [true, true, false], /no h264_nvenc/, ['device', 'nvidia-smi', 'ffmpeg']],
-  ] as const)('is x264 for H.264 with %s, and says why', (_name, [gpu, smi, nvenc], reason, asked) => {
-    const probe = probes(gpu, smi, nvenc);
-    const choice = chooseEncoder('h264', probe.p);
-    expect(choice.encoder).toBe('libx264');
-    expect(choice.reason).toMatch(/^H\.264 in software \(libx264\): /);
-    expect(choice.reason).toMatch(reason);
-    expect(probe.asked).toEqual(asked);
-  });
-
-  it("runs each probe of the machine once per process, ffmpeg's once per ffmpeg", () => {
-    const ran: string[] = [];
-    const run = (file: string, args: string[]) => {
-      ran.push([file, ...args].join(' '));
-      return file === 'nvidia-smi'
-        ? 'GPU 0: NVIDIA L4 (UUID: GPU-1)\n'
-        : ' V....D h264_nvenc  NVIDIA NVENC\n';
-    };
-    const answers = new Map<string, boolean>();
-    // Each session's start makes its own probes, as chooseEncoder's default does.
-    for (let start = 0; start < 3; start++) {
-      const probes = systemProbes('/usr/bin/ffmpeg', run, answers);
-      expect(probes.nvidiaSmiListsGpu()).toBe(true);
-      expect(probes.ffmpegHasNvenc()).toBe(true);
+  it('probes the machine for H.264 when the service named no encoder it knows', async () => {
+    for (const env of [{}, { [H264_ENCODER_ENV]: 'h265_magic' }]) {
+      const probe = vi.fn(() => Promise.resolve(onGpu));
+      expect(await chooseEncoder('h264', env, probe)).toBe(onGpu);
+      expect(probe).toHaveBeenCalledOnce();
     }
-    expect(systemProbes('/opt/ffmpeg', run, answers).ffmpegHasNvenc()).toBe(true);
-    expect(ran).toEqual([
-      'nvidia-smi -L',
-      '/usr/bin/ffmpeg -hide_banner -encoders',
-      '/opt/ffmpeg -hide_banner -encoders',
-    ]);
   });
 
-  it.skipIf(existsSync('/dev/nvidiactl'))('is x264 on a machine without an NVIDIA GPU (as CI)', () => {
-    expect(chooseEncoder('h264').encoder).toBe('libx264');
+  it.skipIf(existsSync('/dev/nvidiactl'))('is x264 on a machine without an NVIDIA GPU (as CI)', async () => {
+    expect((await chooseEncoder('h264', {})).encoder).toBe('libx264');
   });
 
   it('makes H.264 as browsers take it: constrained baseline, SPS and PPS before each IDR, a keyframe every half second', () => {

@@ -4,9 +4,9 @@
  * when this process dies in any way, SIGKILL included; on a clean stop it is also killed outright. Where the
  * service asks for one, the same ffmpeg also keeps a small recent still of the picture in a file (`stillArgs`).
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { existsSync } from 'node:fs';
+import { givenH264Encoder, probeH264, type H264Choice } from '../protocol/h264-encoder.ts';
 import { spawnIsolated } from './spawn-isolated.ts';
 
 /** Size and rate of the encoded stream. */
@@ -162,76 +162,19 @@ export function ffmpegArgs(
   ];
 }
 
-/** What `chooseEncoder` asks of the machine; each answers false when it cannot tell. */
-export interface GpuProbes {
-  /** The NVIDIA driver's control device exists (/dev/nvidiactl). */
-  hasNvidiaDevice(): boolean;
-  /** `nvidia-smi -L` succeeds and lists a GPU. */
-  nvidiaSmiListsGpu(): boolean;
-  /** ffmpeg lists the h264_nvenc encoder (Debian's does even without a GPU, hence the two above). */
-  ffmpegHasNvenc(): boolean;
-}
-
-/** Runs a program and gives its standard output, or null when it fails or takes over 5 s. */
-type RunProgram = (file: string, args: string[]) => string | null;
-
-const runProgram: RunProgram = (file, args) => {
-  const result = spawnSync(file, args, {
-    encoding: 'utf8',
-    timeout: 5000,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return result.status === 0 ? result.stdout : null;
-};
-
 /**
- * The probes' answers for the life of the process, by what they ran: the GPU, its driver and an ffmpeg do
- * not change under a running service, and each probe is a synchronous child process on a session's start.
+ * The encoder for `codec`, and a sentence saying why, for the log. For H.264: the one the service named in
+ * the environment (it probes the machine once for all its sessions), else what this machine's probes find.
  */
-const probeAnswers = new Map<string, boolean>();
-
-/**
- * The probes of this machine, each run at most once per process (per ffmpeg for ffmpeg's) and only as
- * far as needed. `run` and `answers` are for tests.
- */
-export function systemProbes(
-  ffmpegPath = process.env.STREAMGATE_FFMPEG ?? 'ffmpeg',
-  run: RunProgram = runProgram,
-  answers: Map<string, boolean> = probeAnswers,
-): GpuProbes {
-  const remembered = (key: string, probe: () => boolean) => () => {
-    const known = answers.get(key);
-    if (known !== undefined) return known;
-    const answer = probe();
-    answers.set(key, answer);
-    return answer;
-  };
-  return {
-    hasNvidiaDevice: () => existsSync('/dev/nvidiactl'),
-    nvidiaSmiListsGpu: remembered('nvidia-smi', () => /^GPU \d+:/m.test(run('nvidia-smi', ['-L']) ?? '')),
-    ffmpegHasNvenc: remembered(`ffmpeg ${ffmpegPath}`, () =>
-      /\sh264_nvenc\s/.test(run(ffmpegPath, ['-hide_banner', '-encoders']) ?? ''),
-    ),
-  };
-}
-
-/**
- * The encoder for `codec`, and a sentence saying why, for the log: for H.264 the NVIDIA hardware encoder
- * where a GPU, its driver and ffmpeg's h264_nvenc are all there, else x264 on the CPU.
- */
-export function chooseEncoder(
+export async function chooseEncoder(
   codec: Codec,
-  probes: GpuProbes = systemProbes(),
-): { encoder: VideoEncoderName; reason: string } {
+  env: NodeJS.ProcessEnv = process.env,
+  probe: () => Promise<H264Choice> = () => probeH264(),
+): Promise<{ encoder: VideoEncoderName; reason: string }> {
   if (codec === 'vp8') return { encoder: 'libvpx', reason: 'VP8 in software (libvpx)' };
-  const software = (why: string) => ({
-    encoder: 'libx264' as const,
-    reason: `H.264 in software (libx264): ${why}`,
-  });
-  if (!probes.hasNvidiaDevice()) return software('no NVIDIA GPU (/dev/nvidiactl is missing)');
-  if (!probes.nvidiaSmiListsGpu()) return software('nvidia-smi -L lists no usable GPU');
-  if (!probes.ffmpegHasNvenc()) return software('this ffmpeg has no h264_nvenc encoder');
-  return { encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' };
+  const given = givenH264Encoder(env);
+  if (given) return { encoder: given, reason: `H.264 with ${given}, as the service found this machine` };
+  return probe();
 }
 
 /** Spawns with umask 077, so that the stills ffmpeg writes are readable by this user only. */

@@ -1,9 +1,9 @@
 /** GET /api/stream/{id}/still against a real manager and stand-in applications. This file's ports: 48440-48449. */
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stillDirOf, stillPath } from '../sessions/still-files.ts';
-import { waitFor } from '../testing/session-support.ts';
+import { environmentOf, waitFor } from '../testing/session-support.ts';
 import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
 
 let t: TestApp;
@@ -32,11 +32,6 @@ async function start(app: string): Promise<string> {
 }
 
 /** What the service told the application, read from its environment. */
-async function environmentOf(pid: number): Promise<Record<string, string>> {
-  const raw = await readFile(`/proc/${pid}/environ`, 'utf8');
-  return Object.fromEntries(raw.split('\0').map((entry) => [entry.split('=')[0], entry.split('=')[1]]));
-}
-
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
 
 describe('GET /api/stream/{id}/still', () => {

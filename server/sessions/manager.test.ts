@@ -1,12 +1,14 @@
 import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { H264_ENCODER_ENV } from '../../protocol/h264-encoder.ts';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind } from './port-pool.ts';
 import { useManagerHarness } from '../testing/manager-harness.ts';
 import { createSessionManager } from './manager.ts';
 import {
+  environmentOf,
   freeBlock,
   sessionProcesses,
   standInRequest,
@@ -191,5 +193,19 @@ describe('session manager', () => {
     expect(m.get(hasty.id)).toBeUndefined();
     expect(sessionProcesses(hasty.id)).toEqual([]);
     expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
+  });
+
+  it("tells H.264 applications the machine's encoder, found once for the service; VP8 ones need none", async () => {
+    const probeH264 = vi.fn(async () => ({ encoder: 'h264_nvenc' as const, reason: 'H.264 on a test GPU' }));
+    const m = await setup({ capacity: 3, readyWaitMs: 15_000, probeH264 });
+    const vp8 = track(await m.create(standInRequest()))!;
+    expect(probeH264).not.toHaveBeenCalled();
+    const h264 = [];
+    for (let i = 0; i < 2; i++) h264.push(track(await m.create(standInRequest([], { codec: 'h264' })))!);
+    expect(probeH264).toHaveBeenCalledOnce();
+    for (const session of h264) {
+      expect((await environmentOf(session.pid!))[H264_ENCODER_ENV]).toBe('h264_nvenc');
+    }
+    expect((await environmentOf(vp8.pid!))[H264_ENCODER_ENV]).toBeUndefined();
   });
 });

@@ -77,6 +77,7 @@ export function createSessionManager(
     isStopped: () => stopped,
     end,
     stopLater,
+    probeH264: options.probeH264,
   });
   const warmPool = new WarmPool(options.warm, {
     hasFreeGpu,

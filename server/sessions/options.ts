@@ -1,4 +1,5 @@
 /** Defaults and checks for the manager's options. */
+import { probeH264 } from '../../protocol/h264-encoder.ts';
 import type { SessionManagerOptions } from './types.ts';
 
 /** The options with every default filled in. */
@@ -20,6 +21,7 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
     retryAfterSeconds: 15,
     viewerOrigins: [],
     warm: [],
+    probeH264: () => probeH264(),
     ...options,
   };
 }

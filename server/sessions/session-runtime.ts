@@ -14,6 +14,7 @@ import { exitMessage, label, timeoutMessage } from './session-messages.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { SessionLogger } from './types.ts';
+import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
 
 /** What the runtime needs from the manager. */
 export interface RuntimeContext {
@@ -32,6 +33,8 @@ export interface RuntimeContext {
   end(id: string): Promise<void>;
   /** Stops what is left of a process group in the background (stop() waits for it). */
   stopLater(pgid: number): void;
+  /** Finds the machine's H.264 encoder; asked once, on the first H.264 launch. */
+  probeH264(): Promise<H264Choice>;
 }
 
 export interface SessionRuntime {
@@ -52,10 +55,23 @@ async function portsFree(ports: { signaling: number; media: number }): Promise<b
 
 /** Builds the runtime over the manager's context. */
 export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
+  let h264Choice: Promise<H264Choice> | undefined;
+  /** The machine's H.264 encoder, found once for every H.264 session of the service, and logged then. */
+  function h264Encoder(): Promise<H264Choice> {
+    h264Choice ??= context.probeH264().then((choice) => {
+      context.logger.info({ encoder: choice.encoder }, `H.264 sessions: ${choice.reason}`);
+      return choice;
+    });
+    return h264Choice;
+  }
+
   async function launch(entry: Session): Promise<void> {
     const { record, request } = entry;
     const attempt = entry.start();
     if (attempt === undefined) return;
+    const codec = request.profile.settings.codec ?? 'vp8';
+    // Awaited before the ports are taken: the check below also covers a session ended meanwhile.
+    const h264 = codec === 'h264' ? (await h264Encoder()).encoder : undefined;
     const ports = await context.pool.allocate();
     if (entry.phase !== 'starting') return context.pool.release(ports);
     if (!ports)
@@ -66,7 +82,8 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
         STREAMGATE_ALLOWED_ORIGINS: context.viewerOrigins.join(','),
         // Requests saved by an older service lack the setting.
         STREAMGATE_MAX_VIEWERS: String(request.profile.settings.maxViewers ?? 8),
-        STREAMGATE_CODEC: request.profile.settings.codec ?? 'vp8',
+        STREAMGATE_CODEC: codec,
+        ...(h264 ? { [H264_ENCODER_ENV]: h264 } : {}),
         // Its recent still (still-files.ts), removed below when the application exits.
         ...stillEnvironment(stillDirBeside(context.logDir), record.id),
       };

@@ -8,6 +8,7 @@ import type { LaunchTarget } from '../catalog/model.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
+import type { H264Choice } from '../../protocol/h264-encoder.ts';
 
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
 export interface SessionRequest extends LaunchTarget {
@@ -55,6 +56,11 @@ export interface SessionManagerOptions {
   healthPollMs?: number;
   /** Retry-After given with QueueFullError (default 15 s). */
   retryAfterSeconds?: number;
+  /**
+   * Finds the machine's H.264 encoder, once for the service, on its first H.264 session (default: its GPU,
+   * driver and ffmpeg, protocol/h264-encoder.ts); each H.264 application is told the answer.
+   */
+  probeH264?: () => Promise<H264Choice>;
   /** Working directory of applications (default: the repository root, where streamer/main.ts lives). */
   appCwd?: string;
   /** Signs viewer tickets; by default the key kept in `dataDir`. */

@@ -3,7 +3,7 @@
  * small timeouts, and waiting for a condition without timing assertions.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -140,4 +140,10 @@ export async function freeBlock(first: number, last: number, count: number): Pro
     if (free) return start;
   }
   throw new Error(`No ${count} free consecutive ports in ${first}-${last}`);
+}
+
+/** The environment a process was started with (Linux). */
+export async function environmentOf(pid: number): Promise<Record<string, string>> {
+  const raw = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(raw.split('\0').map((entry) => [entry.split('=')[0], entry.split('=')[1]]));
 }

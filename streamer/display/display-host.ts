@@ -177,7 +177,7 @@ export async function startDisplayHost(
   );
 
   const budget = new ByteBudget(bandwidthOf(size));
-  const choice = chooseEncoder(options.codec);
+  const choice = await chooseEncoder(options.codec);
   log(`encoding ${choice.reason}`);
   // Ready does not wait for the first frame, so a start that can never stream must end the session.
   let encoderFailed: (reason: string) => void = () => undefined;
