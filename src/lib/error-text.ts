@@ -19,9 +19,12 @@ export function describeError(error: unknown, what = 'This item'): string {
       return `The request is invalid: ${detail}`;
     case 429:
     case 503:
-      return error.retryAfter !== undefined
-        ? `${detail} Try again in ${error.retryAfter} s.`
-        : `${detail} Try again in a moment.`;
+      // When to try again, unless the detail says it already (the rate limit's does, with the same wait).
+      if (error.retryAfter !== undefined) {
+        const said = detail.toLowerCase().includes(`try again in ${error.retryAfter} s`);
+        return said ? detail : `${detail} Try again in ${error.retryAfter} s.`;
+      }
+      return /try again/i.test(detail) ? detail : `${detail} Try again in a moment.`;
     default:
       return error.status >= 500 ? `The service failed (${error.status}): ${detail}` : detail;
   }

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './api-client';
+import { describeError } from './error-text';
+
+describe('describeError', () => {
+  it('says once when to try again after a refusal that says so itself', () => {
+    const text = describeError(
+      new ApiError(429, 'You started too many sessions in a short time; try again in 28 s.', 28),
+    );
+    expect(text).toBe('You started too many sessions in a short time; try again in 28 s.');
+  });
+
+  it('adds when to try again to a refusal that does not say it (another deployment)', () => {
+    expect(describeError(new ApiError(429, 'Too many requests.', 12))).toBe(
+      'Too many requests. Try again in 12 s.',
+    );
+    expect(describeError(new ApiError(503, 'Busy.'))).toBe('Busy. Try again in a moment.');
+    // A vaguer time in the detail still gets the exact wait.
+    expect(describeError(new ApiError(503, 'The queue is full; try again in a little while.', 15))).toBe(
+      'The queue is full; try again in a little while. Try again in 15 s.',
+    );
+    expect(describeError(new ApiError(503, 'Cannot save; try again later.'))).toBe(
+      'Cannot save; try again later.',
+    );
+  });
+});
