@@ -36,11 +36,12 @@ afterAll(async () => {
   if (workDir) await removeWorkDir(workDir);
 });
 
-/** X sockets and lock files present now. */
+/** X sockets, lock files and the hosts' shared-memory files (framebuffers, capture segments) present now. */
 function xFiles(): string[] {
   const sockets = readdirSync('/tmp/.X11-unix', { withFileTypes: true }).map((e) => `socket ${e.name}`);
   const locks = readdirSync('/tmp').filter((name) => /^\.X\d+-lock$/.test(name));
-  return [...sockets, ...locks].sort();
+  const shared = readdirSync('/dev/shm').filter((name) => name.startsWith('streamgate-'));
+  return [...sockets, ...locks, ...shared].sort();
 }
 
 /** Every live process in process group `pgid` (the host's group holds Xvfb, ffmpeg and the program). */

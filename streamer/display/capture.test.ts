@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ByteBudget, DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
 import { blit, drawCursor, toRead } from './frame-pixels.ts';
-import { openDisplay } from './x-client.ts';
+import { call, openDisplay } from './x-client.ts';
 import { startXServer, type XServer } from './x-server.ts';
 
 describe('the rectangles read', () => {
@@ -90,7 +90,10 @@ describe('the byte budget', () => {
   });
 });
 
-describe('capture on change, from a real X display', () => {
+describe.each([
+  ['in shared memory from the server', false],
+  ["from the server's framebuffer file", true],
+])('capture on change, from a real X display, pixels read %s', (_, fromFramebuffer) => {
   const W = 320;
   const H = 240;
   let x: XServer;
@@ -119,7 +122,9 @@ describe('capture on change, from a real X display', () => {
   beforeAll(async () => {
     x = await startXServer(W, H, () => undefined);
     process.env.XAUTHORITY = x.authFile;
+    if (fromFramebuffer) expect(x.framebuffer).toMatchObject({ width: W, height: H, stride: W * 4 });
     capture = await DamageCapture.start(x.display, {
+      framebuffer: fromFramebuffer ? x.framebuffer : null,
       width: W,
       height: H,
       fps: 30,
@@ -201,5 +206,18 @@ describe('capture on change, from a real X display', () => {
     const readBefore = capture.counts.pixelsRead;
     await frameWhere(() => true);
     expect(capture.counts.pixelsRead - readBefore).toBe(160 * 120);
+  });
+
+  it('reads a narrower area than the display row by row, each pixel at its place', async () => {
+    capture.pointerAt(W - 1, H - 1); // outside the captured area: no cursor on these frames
+    const wid = painter.X.AllocID();
+    painter.X.CreateWindow(wid, painter.root, 150, 100, 40, 40, 0, 0, 0, 0, { backgroundPixel: 0x00ff00 });
+    painter.X.MapWindow(wid);
+    const frame = await frameWhere((f) => f.length === 160 * 120 * 4 && f[(110 * 160 + 155) * 4 + 1] === 255);
+    const image = await call<{ data: Buffer }>((cb) =>
+      painter.X.GetImage(2, painter.root, 0, 0, 160, 120, 0xffffffff, cb),
+    );
+    const rgb = (pixels: Buffer) => Buffer.from(pixels.filter((_, i) => i % 4 !== 3));
+    expect(rgb(frame).equals(rgb(image.data))).toBe(true);
   });
 });

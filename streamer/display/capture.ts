@@ -6,20 +6,22 @@
  * Only what changed is read, straight into the encoder's frame buffers: the encoder keeps two (one in its
  * pipe, one being filled), and each remembers what changed on the display since it was last filled, so a
  * blinking cursor costs a few hundred bytes, not a frame, and no picture is copied on its way to the
- * encoder. The pixels come through shared memory (MIT-SHM, an unlinked /dev/shm file the X server writes and
- * this process reads at the frame's rows) where the connection allows it, which costs a fraction of a large
- * reply on the socket. Frames leave at most `fps` times a second; a change that comes sooner after the last
+ * encoder. The pixels are read from Xvfb's own framebuffer (a file it maps, x-server.ts), which asks the
+ * server for no copy at all; elsewhere they come through shared memory (MIT-SHM, an unlinked /dev/shm file
+ * the X server writes and this process reads at the frame's rows) where the connection allows it, which
+ * costs a fraction of a large reply on the socket. Frames leave at most `fps` times a second; a change that comes sooner after the last
  * frame waits for its turn. While the encoder's output is over the stream's bandwidth (a terminal scrolling
  * a screen of new text a frame), frames wait until it is back under (`ByteBudget`): fewer frames, each a
  * whole picture, rather than a stream that outgrows the viewer's link. The pointer's image (XFIXES) is drawn
- * onto each frame, since X never puts a cursor into the pixels it hands out; the pixels under it are kept
+ * onto each frame, since X never puts a cursor into the pixels it hands out (and the server is told not to
+ * draw its own into its framebuffer); the pixels under it are kept
  * and put back before the buffer is filled again. With nothing changing, the same picture is sent again
  * every second, so that a new viewer and the still never wait long for a frame.
  *
  * Its own X connection: a frame's worth of pixels in flight must not hold up the viewer's input, which
  * travels on x-client.ts's connection.
  */
-import { closeSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readSync, readvSync, unlinkSync } from 'node:fs';
 import {
   blit,
   cursorRect,
@@ -32,6 +34,7 @@ import {
   type Rect,
 } from './frame-pixels.ts';
 import { call, openDisplay } from './x-client.ts';
+import type { Framebuffer } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
 type X = any;
@@ -90,6 +93,8 @@ export interface CaptureOptions {
   acquire: () => Buffer | null;
   /** One frame, in a buffer from `acquire`: BGRX pixels of the captured area with the cursor on them. */
   send: (frame: Buffer) => void;
+  /** The display's own pixels (Xvfb's framebuffer file), read instead of asking the server for copies. */
+  framebuffer?: Framebuffer | null;
 }
 
 /** Reads `rects` of the display into `into`, a frame `width` pixels wide, each at its place. */
@@ -183,6 +188,41 @@ async function pixelReader(
   };
 }
 
+/** The most buffers one readv takes (IOV_MAX). */
+const MAX_IOVECS = 1024;
+
+/**
+ * Reads from the server's framebuffer file: each rectangle's rows straight into the frame, all of them in one
+ * readv a rectangle (the bytes between two rows go to a scratch buffer), with no request to the server
+ * but one round trip first. That round trip orders the read after the damage `next` just subtracted: what is
+ * drawn after it is reported again, what was drawn before it is in the file.
+ */
+function framebufferReader(X: X, framebuffer: Framebuffer): PixelReader {
+  const { fd, offset, stride } = framebuffer;
+  const gap = Buffer.alloc(stride);
+  return async (rects, into, width) => {
+    await call((cb) => X.GetInputFocus(cb));
+    for (const r of rects) {
+      const rowBytes = r.width * 4;
+      const at = offset + r.y * stride + r.x * 4;
+      if (r.x === 0 && rowBytes === stride && r.width === width) {
+        readSync(fd, into, r.y * width * 4, rowBytes * r.height, at);
+        continue;
+      }
+      const buffers: Buffer[] = [];
+      for (let row = 0; row < r.height; row++) {
+        const start = ((r.y + row) * width + r.x) * 4;
+        buffers.push(into.subarray(start, start + rowBytes));
+        if (row < r.height - 1) buffers.push(gap.subarray(0, stride - rowBytes));
+      }
+      let position = at;
+      for (let i = 0; i < buffers.length; i += MAX_IOVECS) {
+        position += readvSync(fd, buffers.slice(i, i + MAX_IOVECS), position);
+      }
+    }
+  };
+}
+
 /** Capture of the top-left `width`x`height` of a display; `DamageCapture.start` makes one. */
 export class DamageCapture {
   private width: number;
@@ -227,7 +267,11 @@ export class DamageCapture {
     const damage: number = X.AllocID();
     damageExt.Create(damage, root, DAMAGE_DELTA_RECTANGLES);
     fixes.SelectCursorInput(root, CURSOR_NOTIFY_MASK);
-    const read = await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
+    const read = options.framebuffer
+      ? framebufferReader(X, options.framebuffer)
+      : await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
+    // The cursor is drawn onto each frame from its image; the server must not draw it into its pixels.
+    fixes.HideCursor(root);
     const capture = new DamageCapture(X, damageExt, fixes, damage, read, options);
     X.on('event', (event: X) => capture.onEvent(event));
     X.on('end', () => capture.close());

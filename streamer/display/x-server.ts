@@ -6,7 +6,16 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnIsolated } from '../spawn-isolated.ts';
@@ -17,10 +26,43 @@ export interface XServer {
   /** The Xauthority file every client of this display reads (XAUTHORITY). */
   authFile: string;
   pid: number;
+  /** The screen's pixels as a file this process reads, or null where the server cannot offer them. */
+  framebuffer: Framebuffer | null;
   /** Resolves with a reason when the server exits on its own. */
   exited: Promise<string>;
   /** Stops the server and removes what it leaves behind; idempotent. */
   stop(): Promise<void>;
+}
+
+/**
+ * The X server's screen itself: Xvfb keeps its framebuffer in a memory-mapped file (-fbdir, an XWD image), of
+ * which this process holds a descriptor. Its pixels are read there without asking the server for a copy.
+ */
+export interface Framebuffer {
+  fd: number;
+  /** Where the first pixel is in the file. */
+  offset: number;
+  /** Bytes from one row to the next. */
+  stride: number;
+  width: number;
+  height: number;
+}
+
+/** Reads the XWD header Xvfb writes at the start of its -fbdir file (25 big-endian 32-bit fields). */
+export function framebufferOf(fd: number): Framebuffer | null {
+  const header = Buffer.alloc(100);
+  if (readSync(fd, header, 0, header.length, 0) < header.length) return null;
+  const field = (i: number) => header.readUInt32BE(i * 4);
+  // XWD version 7, ZPixmap (2), depth 24 at 32 bits a pixel: the layout the capture's frames have.
+  if (field(1) !== 7 || field(2) !== 2 || field(3) !== 24 || field(11) !== 32) return null;
+  // The pixels follow the header and the colour map, whose entries (XWDColor) are 12 bytes each.
+  return { fd, offset: field(0) + field(19) * 12, stride: field(12), width: field(4), height: field(5) };
+}
+
+/** The directory for Xvfb's framebuffer file: memory (/dev/shm) where there is one, so nothing is written back to a disk. */
+function framebufferDir(): string {
+  const shm = '/dev/shm';
+  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), 'streamgate-fb-'));
 }
 
 /** One Xauthority entry for any address and display (FamilyWild), as `xauth add . <key>` writes. */
@@ -67,6 +109,26 @@ export function removeLeftovers(n: number, pid: number): void {
   rmSync(socket, { force: true });
 }
 
+/**
+ * Opens the framebuffer file of the server that writes into `dir`, then removes the file and `dir`: the
+ * server's mapping and this descriptor keep the pixels, and nothing is left behind however the two end.
+ */
+function openFramebuffer(dir: string): Framebuffer | null {
+  const file = path.join(dir, 'Xvfb_screen0');
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const framebuffer = framebufferOf(fd);
+    if (!framebuffer) closeSync(fd);
+    return framebuffer;
+  } catch {
+    if (fd !== null) closeSync(fd);
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Starts Xvfb at `width`x`height`; resolves once it accepts clients. */
 export async function startXServer(
   width: number,
@@ -76,7 +138,10 @@ export async function startXServer(
   const dir = mkdtempSync(path.join(tmpdir(), 'streamgate-x-'));
   const authFile = path.join(dir, 'Xauthority');
   writeFileSync(authFile, xauthority(randomBytes(16)), { mode: 0o600 });
+  const fbDir = framebufferDir();
   const args = [
+    '-fbdir',
+    fbDir,
     '-displayfd',
     '1',
     '-screen',
@@ -117,8 +182,10 @@ export async function startXServer(
   }).catch((error: Error) => {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+    rmSync(fbDir, { recursive: true, force: true });
     throw error;
   });
+  const framebuffer = openFramebuffer(fbDir);
   const pid = child.pid as number;
   log(`display :${number} (${width}x${height}) by Xvfb ${pid}`);
   let stopping: Promise<void> | undefined;
@@ -126,6 +193,7 @@ export async function startXServer(
     display: `:${number}`,
     authFile,
     pid,
+    framebuffer,
     exited,
     stop() {
       stopping ??= (async () => {
@@ -136,6 +204,7 @@ export async function startXServer(
           clearTimeout(force);
         }
         removeLeftovers(number, pid);
+        if (framebuffer) closeSync(framebuffer.fd);
         rmSync(dir, { recursive: true, force: true });
       })();
       return stopping;
