@@ -7,7 +7,8 @@
  *   frame    -> the first decoded frame shown
  * `sample (warm)` launches the profile that keeps one sample application warm (CONTRACT §16); before each
  * launch it waits until the replacement of the one claimed last is ready, as it is for the next person.
- * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2]  (build the portal first: npm run build)
+ * Usage: npx tsx bench/launch.ts [--runs 10] [--warmup 2] [--apps sample,terminal]  (build the portal first:
+ * npm run build). `--apps` launches only those applications (`sample` covers its warm profile too).
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
@@ -44,13 +45,15 @@ profiles:
     applications: [{ id: sample, versions: ['*'] }]
     settings: { width: 640, height: 360, fps: 30, max_width: 640, max_height: 360, warm: 1 }`,
 );
+const only = args.includes('--apps') ? (args[args.indexOf('--apps') + 1] ?? '').split(',') : null;
 /** Each application launched, and how many measured launches of it (real programs start slower). */
-const targets = [
+const allTargets = [
   { app: 'sample', profile: 'small', runs, target: 400 },
   { app: 'sample', profile: 'warm', runs, target: 300 },
   { app: 'terminal', profile: 'small', runs: Math.min(runs, 5), target: 1500 },
   { app: 'model-viewer', profile: 'small', runs: Math.min(runs, 5), target: 1500 },
 ];
+const targets = allTargets.filter((target) => !only || only.includes(target.app));
 
 /** Waits until the warm profile holds its application again, then for it to be ready (it starts in well under 1 s). */
 async function warmAgain(apiURL: string): Promise<void> {

@@ -13,6 +13,7 @@ import { VideoFanout } from './rtp.ts';
 import { parseOffer } from './sdp.ts';
 import { createSignalingServer, HttpError, type Health } from './signaling.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
+import { announceReady } from '../protocol/ready-line.ts';
 
 /** Where and for whom the application streams. */
 export interface StreamServerOptions {
@@ -46,6 +47,8 @@ export interface StreamApplication {
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
   /** The stream's size once it is ready to be watched, null before. */
   readiness(): { width: number; height: number; fps: number } | null;
+  /** Resolves when `readiness` first gives a size; without it, the application is ready once it listens. */
+  untilReady?: Promise<void>;
   /** The number of viewers changed. */
   onViewers?(count: number): void;
 }
@@ -70,16 +73,17 @@ export function encoderNeverStarted(fanout: VideoFanout, reason: string): string
   return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
 }
 
+/** How long after the port listens the WebRTC stack starts loading: the service's probe comes first. */
+const WEBRTC_LOAD_DELAY_MS = 5;
+
 /**
- * Loads the WebRTC stack and starts the signaling port; resolves once it listens. An application that
+ * Starts the signaling port and loads the WebRTC stack; resolves once both are done. An application that
  * starts its encoder and draws its first frame before calling this loads the stack while ffmpeg starts.
  */
 export async function startStreamServer(
   options: StreamServerOptions,
   app: StreamApplication,
 ): Promise<StreamServer> {
-  // Before the port listens: no offer ever waits for it, and a stack that cannot load fails the start.
-  await loadWebRtc();
   const log = options.log ?? (() => undefined);
   const fanout = options.fanout ?? new VideoFanout(options.fps, options.codec);
   const viewers = new Map<string, Viewer>();
@@ -177,6 +181,18 @@ export async function startStreamServer(
     server.once('error', reject);
     server.listen(options.signalingPort, options.host, () => resolve());
   });
+  void (app.untilReady ?? Promise.resolve()).then(() => announceReady());
+  // The WebRTC stack (about 25 ms, half of it holding up the event loop) loads once the service can see the
+  // application ready, not before: the first offer comes tens of milliseconds later, and awaits it anyway
+  // (Viewer.answer). A stack that cannot load still fails the start.
+  await new Promise((resolve) => setTimeout(resolve, WEBRTC_LOAD_DELAY_MS));
+  try {
+    await loadWebRtc();
+  } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    throw error;
+  }
   const address = server.address();
   return {
     signalingPort: typeof address === 'object' && address ? address.port : options.signalingPort,

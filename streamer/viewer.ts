@@ -19,7 +19,7 @@ import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } fro
 
 /**
  * node-datachannel, loaded when first needed rather than with this module: an application starts its
- * encoder and draws its first frame first, and loads it meanwhile (`startStreamServer` does, before it listens).
+ * encoder and draws its first frame first, and loads it meanwhile (`startStreamServer` does, once it listens).
  */
 let webrtc: typeof import('node-datachannel') | undefined;
 

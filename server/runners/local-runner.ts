@@ -8,12 +8,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appEntry } from './app-bundles.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
 import type { SessionRequest } from '../sessions/types.ts';
+import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 
 /** The repository root: the sample application's path and default working directory are relative to it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,7 +38,12 @@ export interface Command {
   env: Record<string, string>;
   /** Variables of the service's environment that the program does not get. */
   drop?: readonly string[];
+  /** The program says on READY_FD when it is ready (the sample application and the display host do). */
+  announcesReady?: boolean;
 }
+
+/** The descriptor of the ready line's pipe (protocol/ready-line.ts) in the application. */
+export const READY_FD = 3;
 
 /**
  * What the sample application does not get of the service's environment. Node 20 reads the file that
@@ -78,6 +85,7 @@ export function buildCommand(input: LaunchInput): Command {
       file: process.execPath,
       args,
       env: { ...env, STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}) },
+      announcesReady: true,
     };
   }
   if (request.launch) {
@@ -88,7 +96,7 @@ export function buildCommand(input: LaunchInput): Command {
   const args = [...appEntry('streamer'), ...applicationFlags(input)];
   const stage = request.arguments.usd_stage_uri;
   if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
-  return { file: process.execPath, args, env, drop: SAMPLE_DROPPED_ENV };
+  return { file: process.execPath, args, env, drop: SAMPLE_DROPPED_ENV, announcesReady: true };
 }
 
 /**
@@ -164,6 +172,22 @@ export async function lastLogLine(logDir: string, sessionId: string): Promise<st
 }
 
 /**
+ * Resolves when `child` says it is ready on its ready line's pipe; never, for a program that does not
+ * (or exits first: its exit is watched elsewhere).
+ */
+export function announcedReady(child: ChildProcess): Promise<void> {
+  const pipe = child.stdio[READY_FD] as Socket | undefined | null;
+  return new Promise((resolve) => {
+    if (!pipe) return;
+    pipe.once('data', () => {
+      resolve();
+      pipe.destroy();
+    });
+    pipe.once('error', () => pipe.destroy());
+  });
+}
+
+/**
  * Spawns the application. Resolves with the child once it has a pid; rejects when it cannot be
  * spawned at all (missing executable, bad working directory).
  */
@@ -171,15 +195,17 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   const command = buildCommand(input);
   mkdirSync(options.logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const log = openSync(logPath(options.logDir, input.sessionId), 'a', PRIVATE_FILE_MODE);
-  const env = { ...process.env, ...command.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
   for (const name of command.drop ?? []) delete env[name];
+  if (command.announcesReady) env[READY_FD_ENV] = String(READY_FD);
   let child: ChildProcess;
   try {
     child = spawn(command.file, command.args, {
       cwd: options.cwd ?? repoRoot,
       env,
       detached: true,
-      stdio: ['ignore', log, log],
+      // The ready line's pipe: written once, and the application survives its reader (it ignores EPIPE).
+      stdio: command.announcesReady ? ['ignore', log, log, 'pipe'] : ['ignore', log, log],
     });
   } finally {
     // The child holds its own copy of the descriptor.
@@ -190,6 +216,8 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   // Signals go to the process group, not through this object, so its later errors carry nothing to act
   // on; but an 'error' event without a listener would bring the whole service down.
   child.on('error', () => undefined);
+  // Nor for the ready line's pipe.
+  (child.stdio[READY_FD] as Socket | undefined)?.unref();
   if (child.pid !== undefined) return child;
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));

@@ -46,6 +46,27 @@ describe('session manager', () => {
     expect(m.counts()).toEqual({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 });
   });
 
+  it('learns that the sample application is ready from its ready line, without waiting for its next poll', async () => {
+    // One probe before the application listens, then one a minute: only the ready line makes it ready sooner.
+    const m = await setup({ readyWaitMs: 20_000, readyPollMs: 60_000 });
+    const { launch: _, ...sample } = standInRequest();
+    const began = Date.now();
+    const created = track(await m.create(sample))!;
+    expect(created.state).toBe('ready');
+    expect(Date.now() - began).toBeLessThan(20_000);
+    // The service named the pipe to it.
+    expect((await environmentOf(created.pid!))['STREAMGATE_READY_FD']).toBe('3');
+    await m.end(created.id);
+  });
+
+  it('learns that a display program is ready from the ready line of its host, once the program shows a window', async () => {
+    const m = await setup({ readyWaitMs: 20_000, readyPollMs: 60_000 });
+    const terminal = { ...standInRequest(), launch: { display: { command: ['xterm'] } } };
+    const created = track(await m.create(terminal))!;
+    expect(created.state).toBe('ready');
+    await m.end(created.id);
+  });
+
   it('runs at most `capacity` sessions, queues the rest first in first out, and refuses past the queue limit', async () => {
     const m = await setup({ capacity: 1, queueLimit: 2 });
     const first = await m.create(standInRequest());

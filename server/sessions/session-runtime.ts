@@ -5,7 +5,7 @@
  * manager's, which this reaches for ending a session and for the services below.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lastLogLine, launchApplication } from '../runners/local-runner.ts';
+import { announcedReady, lastLogLine, launchApplication } from '../runners/local-runner.ts';
 import { isAlive, startTicks } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind, type PortPool } from './port-pool.ts';
@@ -41,7 +41,7 @@ export interface SessionRuntime {
   /** Allocates ports, spawns the application and starts watching for readiness. */
   launch(entry: Session): Promise<void>;
   /** Asks a starting application until it is ready, exits, or runs out of start-up time. */
-  watchReadiness(entry: Session): Promise<void>;
+  watchReadiness(entry: Session, announced?: Promise<void>): Promise<void>;
   /** One round of checks over the ready sessions. */
   tick(entries: Iterable<Session>): void;
 }
@@ -76,6 +76,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     if (entry.phase !== 'starting') return context.pool.release(ports);
     if (!ports)
       return void entry.fail(`No free network port for ${label(request)}; try again when a session ends`);
+    let announced: Promise<void>;
     try {
       const environment = {
         ...context.tickets().environmentOf(record.id),
@@ -91,6 +92,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
         { sessionId: record.id, request, ports, host: context.publicHost, environment },
         { logDir: context.logDir, cwd: context.appCwd },
       );
+      announced = announcedReady(child);
       const pid = child.pid as number;
       entry.launched(ports, pid, startTicks(pid));
       child.once('exit', (code, signal) => void onExit(entry, attempt, code, signal));
@@ -104,7 +106,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       return void entry.fail(`${label(request)} could not be started`);
     }
     if (entry.phase !== 'starting') return;
-    void watchReadiness(entry);
+    void watchReadiness(entry, announced);
   }
 
   /**
@@ -147,8 +149,15 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     entry.launching = launch(entry);
   }
 
-  async function watchReadiness(entry: Session): Promise<void> {
+  /**
+   * Probes until ready; between probes it waits `readyPollMs`, or less when the application `announced` that
+   * it is ready (the probe still decides: CONTRACT section 11).
+   */
+  async function watchReadiness(entry: Session, announced?: Promise<void>): Promise<void> {
     const { record, request } = entry;
+    let signal: Promise<void> | undefined = announced?.then(() => {
+      signal = undefined;
+    });
     const deadline = (entry.startedAt ?? Date.now()) + request.profile.settings.startupTimeoutMs;
     const attempt = entry.attempt;
     while (
@@ -164,7 +173,7 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
       if (entry.phase !== 'starting' || entry.attempt !== attempt) return;
       if (health.ok) return void entry.ready();
       if (Date.now() >= deadline) return void entry.fail(timeoutMessage(request));
-      await sleep(context.readyPollMs);
+      await (signal ? Promise.race([sleep(context.readyPollMs), signal]) : sleep(context.readyPollMs));
     }
   }
 

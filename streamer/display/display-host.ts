@@ -12,6 +12,7 @@ import { bandwidthOf, chooseEncoder, Encoder } from '../encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../stream-server.ts';
+import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';
@@ -64,10 +65,13 @@ export async function startDisplayHost(
   let size = { width: options.width, height: options.height, fps: options.fps };
   client.fit(size.width, size.height);
   let mapped = false;
-  client.once('window', () => {
-    mapped = true;
-    log(`${program.command[0]} mapped its first window`);
-  });
+  const firstWindow = new Promise<void>((resolve) =>
+    client.once('window', () => {
+      mapped = true;
+      log(`${program.command[0]} mapped its first window`);
+      resolve();
+    }),
+  );
 
   // Started first, so that its start-up overlaps the stream server's and the encoder's.
   // The program sees the display and its own settings, never the viewer secret.
@@ -78,6 +82,7 @@ export async function startDisplayHost(
     XAUTHORITY: x.authFile,
   };
   delete env[SECRET_ENV];
+  delete env[READY_FD_ENV];
   delete env.STREAMGATE_STILL_PATH;
   const [file, ...args] = program.command as [string, ...string[]];
   const tail = new Tail();
@@ -160,6 +165,7 @@ export async function startDisplayHost(
         onInput: (event) => applyInput(event),
         onMessage: (message) => answer(message),
         readiness: () => (mapped ? size : null),
+        untilReady: firstWindow,
         onViewers: (count) => {
           // Keys held by a viewer who left would stay down for the next one.
           if (count === 0) client.releaseAll();
