@@ -45,6 +45,11 @@ const DAMAGE_DELTA_RECTANGLES = 1;
 const CURSOR_NOTIFY_MASK = 1;
 /** With nothing changing, the picture is sent again this often. */
 export const IDLE_REFRESH_MS = 1000;
+/**
+ * The picture is also sent again one frame's time after the last change: a receiver may hold a frame until
+ * the next one arrives (headless Chromium with zero playout delay showed a terminal's echo a second late, at
+ * the idle refresh, for one key in five; so do decoders that keep one frame back), and the repeat lets it go.
+ */
 
 /** A bucket of bytes a second: what the encoder sends is spent; frames wait while it is overdrawn. */
 export class ByteBudget {
@@ -236,6 +241,8 @@ export class DamageCapture {
   private readonly buffers = new Map<Buffer, { stale: Rect[]; underCursor: Patch | null }>();
   /** The picture changed (or the pointer moved) since the last frame that left. */
   private dirty = true;
+  /** The last frame carried a change, and has not been sent again yet. */
+  private unsettled = false;
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
   private lastFrame = -Infinity;
@@ -343,7 +350,7 @@ export class DamageCapture {
     if (this.timer) clearTimeout(this.timer);
     const now = performance.now();
     const changed = this.dirty || this.pending.length > 0;
-    const turn = changed ? this.lastFrame + 1000 / this.fps : this.lastFrame + IDLE_REFRESH_MS;
+    const turn = this.lastFrame + (changed || this.unsettled ? 1000 / this.fps : IDLE_REFRESH_MS);
     const due = Math.max(turn, now + this.options.budget.waitMs(now));
     this.timer = setTimeout(() => void this.next(), Math.max(0, due - now));
   }
@@ -398,6 +405,8 @@ export class DamageCapture {
     if (cursor) drawCursor(frame, width, height, cursor, pointer.x, pointer.y);
     this.options.send(frame);
     this.counts.frames++;
+    // A frame that showed something new is followed by a repeat; a repeat, by the idle refresh.
+    this.unsettled = this.dirty || changed.length > 0;
     this.dirty = false;
     this.lastFrame = performance.now();
     this.schedule();
