@@ -46,10 +46,15 @@ const CURSOR_NOTIFY_MASK = 1;
 /** With nothing changing, the picture is sent again this often. */
 export const IDLE_REFRESH_MS = 1000;
 /**
- * The picture is also sent again one frame's time after the last change: a receiver may hold a frame until
- * the next one arrives (headless Chromium with zero playout delay showed a terminal's echo a second late, at
- * the idle refresh, for one key in five; so do decoders that keep one frame back), and the repeat lets it go.
+ * After a frame that showed a change, the same picture is sent again: a frame's time later, and, when the change
+ * came after a still moment (a key typed into a terminal), also this soon. A receiver may hold a frame until the next
+ * one arrives: headless Chromium, with the zero playout delay the host asks for, showed a terminal's echo a second
+ * late (at the idle refresh) for one key in five, and so do decoders that keep one frame back. The early repeat
+ * lets the frame go at once; the later one covers a receiver that took both as one (with a single repeat 10 ms
+ * later, one run still had keys a second late). While the picture keeps changing there is no early repeat: it
+ * would add frames past the profile's rate.
  */
+export const FIRST_REPEAT_MS = 5;
 
 /** A bucket of bytes a second: what the encoder sends is spent; frames wait while it is overdrawn. */
 export class ByteBudget {
@@ -241,8 +246,8 @@ export class DamageCapture {
   private readonly buffers = new Map<Buffer, { stale: Rect[]; underCursor: Patch | null }>();
   /** The picture changed (or the pointer moved) since the last frame that left. */
   private dirty = true;
-  /** The last frame carried a change, and has not been sent again yet. */
-  private unsettled = false;
+  /** Repeats still to send of the last frame that showed a change (2, 1 or 0). */
+  private repeats = 0;
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
   private lastFrame = -Infinity;
@@ -350,7 +355,9 @@ export class DamageCapture {
     if (this.timer) clearTimeout(this.timer);
     const now = performance.now();
     const changed = this.dirty || this.pending.length > 0;
-    const turn = this.lastFrame + (changed || this.unsettled ? 1000 / this.fps : IDLE_REFRESH_MS);
+    const frameMs = 1000 / this.fps;
+    const quiet = this.repeats === 2 ? FIRST_REPEAT_MS : this.repeats === 1 ? frameMs : IDLE_REFRESH_MS;
+    const turn = this.lastFrame + (changed ? frameMs : quiet);
     const due = Math.max(turn, now + this.options.budget.waitMs(now));
     this.timer = setTimeout(() => void this.next(), Math.max(0, due - now));
   }
@@ -405,8 +412,11 @@ export class DamageCapture {
     if (cursor) drawCursor(frame, width, height, cursor, pointer.x, pointer.y);
     this.options.send(frame);
     this.counts.frames++;
-    // A frame that showed something new is followed by a repeat; a repeat, by the idle refresh.
-    this.unsettled = this.dirty || changed.length > 0;
+    // A frame that showed something new is followed by repeats (two after a still moment, a key typed say; one
+    // while the picture keeps changing, which the next change usually makes needless); a repeat by the next.
+    const isolated = performance.now() - this.lastFrame > (2 * 1000) / this.fps;
+    const showedChange = this.dirty || changed.length > 0;
+    this.repeats = showedChange ? (isolated ? 2 : 1) : Math.max(0, this.repeats - 1);
     this.dirty = false;
     this.lastFrame = performance.now();
     this.schedule();
