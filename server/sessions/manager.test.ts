@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { H264_ENCODER_ENV } from '../../protocol/h264-encoder.ts';
+import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind } from './port-pool.ts';
@@ -55,7 +56,7 @@ describe('session manager', () => {
     expect(created.state).toBe('ready');
     expect(Date.now() - began).toBeLessThan(20_000);
     // The service named the pipe to it.
-    expect((await environmentOf(created.pid!))['STREAMGATE_READY_FD']).toBe('3');
+    expect((await environmentOf(created.pid!))[READY_FD_ENV]).toBe('3');
     await m.end(created.id);
   });
 
