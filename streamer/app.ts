@@ -32,10 +32,11 @@ export interface StartOptions {
 }
 
 /**
- * Starts everything; resolves once the signaling port listens (frames follow shortly; see /health). The
- * encoder first: ffmpeg takes the longest to start (about 80 ms to load its libraries), and meanwhile this
- * process loads the canvas, draws the first frame into ffmpeg's pipe and loads the WebRTC stack. Ready
- * (/health) once it listens; the first keyframe follows within tens of milliseconds.
+ * Starts everything; resolves once the signaling port listens and the scene draws (frames follow shortly;
+ * see /health). The encoder first: ffmpeg takes the longest to start (about 80 ms to load its libraries).
+ * Meanwhile this process listens, says it is ready (/health answers, the ready line is out), then loads the
+ * canvas, draws the first frame into ffmpeg's pipe and loads the WebRTC stack; the first keyframe follows
+ * within tens of milliseconds.
  */
 export async function startStreamer(options: StreamerOptions, start: StartOptions = {}): Promise<Streamer> {
   const log = start.log ?? (() => undefined);
@@ -68,14 +69,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     },
   });
   await encoder.start(size);
+  // Made once the service can see this application ready (`prepare` below): nothing uses it before.
   let scene: Scene;
-  try {
-    // Loads the canvas library while ffmpeg loads its own.
-    scene = new Scene(size.width, size.height, state);
-  } catch (error) {
-    encoder.stop();
-    throw error;
-  }
 
   const resize = (width: number, height: number) => {
     const next = resizedTo(width, height, options, size);
@@ -173,7 +168,6 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     }
     frameTimer = setTimeout(tick, Math.max(0, next - performance.now()));
   };
-  tick();
 
   let stream;
   try {
@@ -185,6 +179,14 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
         onInput: (event) => applyInput(event),
         onMessage: (message) => answerMessage(message),
         readiness: () => size,
+        // The canvas library takes about 30 ms to load and the first frame 10 ms more: both overlap the
+        // service's answer and the browser's page change instead of holding up the ready line. The first
+        // offer waits for them (stream-server.ts), and ffmpeg loads its libraries meanwhile.
+        prepare: () => {
+          scene = new Scene(size.width, size.height, state);
+          started = performance.now();
+          tick();
+        },
         onViewers: (count) => (state.viewers = count),
       },
     );

@@ -34,6 +34,8 @@ export interface StreamServerOptions {
   zeroPlayoutDelay?: boolean;
   /** Where the encoder's RTP goes, when the application started its encoder first; else one is made here. */
   fanout?: VideoFanout;
+  /** How long after the ready line the application's preparation waits for the service's probe (`PROBE_WAIT_MS`). */
+  probeWaitMs?: number;
   log?: (line: string) => void;
 }
 
@@ -49,6 +51,12 @@ export interface StreamApplication {
   readiness(): { width: number; height: number; fps: number } | null;
   /** Resolves when `readiness` first gives a size; without it, the application is ready once it listens. */
   untilReady?: Promise<void>;
+  /**
+   * The application's own start-up that viewers need but the service's probe does not (the sample scene's
+   * canvas): run once the port listens and the ready line is out, before the WebRTC stack loads, so no viewer
+   * joins before it is done. A throw fails the start as the stack's would.
+   */
+  prepare?: () => void;
   /** The number of viewers changed. */
   onViewers?(count: number): void;
 }
@@ -73,8 +81,11 @@ export function encoderNeverStarted(fanout: VideoFanout, reason: string): string
   return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
 }
 
-/** How long after the port listens the WebRTC stack starts loading: the service's probe comes first. */
-const WEBRTC_LOAD_DELAY_MS = 5;
+/**
+ * The service's probe (GET /health) is answered before the application's preparation and the WebRTC stack
+ * hold up the event loop: they wait for it, or this long after the ready line (an application run alone).
+ */
+const PROBE_WAIT_MS = 50;
 
 /**
  * Starts the signaling port and loads the WebRTC stack; resolves once both are done. An application that
@@ -108,7 +119,10 @@ export async function startStreamServer(
   // first keyframe: a viewer who connects sooner gets that keyframe as it comes, and the launch's page, ticket
   // and offer overlap the encoder's start (cold launch POST 297 -> 246 ms). An encoder that fails before its
   // first frame ends the application (app.ts, display-host.ts). Neither application becomes unready again.
+  let probed: () => void = () => undefined;
+  const firstProbe = new Promise<void>((resolve) => (probed = resolve));
   const health = (): Health | null => {
+    probed();
     const size = app.readiness();
     return size ? { viewers: viewers.size, ...size } : null;
   };
@@ -182,11 +196,19 @@ export async function startStreamServer(
     server.listen(options.signalingPort, options.host, () => resolve());
   });
   void (app.untilReady ?? Promise.resolve()).then(() => announceReady());
-  // The WebRTC stack (about 25 ms, half of it holding up the event loop) loads once the service can see the
-  // application ready, not before: the first offer comes tens of milliseconds later, and awaits it anyway
-  // (Viewer.answer). A stack that cannot load still fails the start.
-  await new Promise((resolve) => setTimeout(resolve, WEBRTC_LOAD_DELAY_MS));
+  // The application's preparation and the WebRTC stack (about 25 ms, half of it holding up the event loop) run
+  // once the service can see the application ready, not before: the first offer comes a page change later, and
+  // awaits the stack anyway (Viewer.answer). Either failing still fails the start.
+  let waited: NodeJS.Timeout | undefined;
+  await Promise.race([
+    firstProbe,
+    new Promise((resolve) => (waited = setTimeout(resolve, options.probeWaitMs ?? PROBE_WAIT_MS))),
+  ]);
+  clearTimeout(waited);
+  // The probe's answer is written once its handler's promises settle.
+  await new Promise((resolve) => setImmediate(resolve));
   try {
+    app.prepare?.();
     await loadWebRtc();
   } catch (error) {
     server.closeAllConnections();
