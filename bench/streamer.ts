@@ -20,6 +20,10 @@ declare const whep: WhepPageApi;
 const CONNECTS = Number(process.env.BENCH_CONNECTS ?? 24);
 const INPUTS = Number(process.env.BENCH_INPUTS ?? 40);
 const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
+/** A new viewer's first frame (median), input to photon (median), and one 720p viewer's CPU: each at most. */
+const TARGETS = { connectMs: 150, photonMs: 30, largeCores: 0.6 };
+const verdict = (value: number, target: number, unit: string) =>
+  `target <= ${target} ${unit}: ${value <= target ? 'met' : 'missed'}`;
 function childPids(ppid: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -140,24 +144,34 @@ async function main(): Promise<void> {
     console.log(`Sample streaming application, loopback, headless Chromium (${new Date().toISOString()})`);
     console.log(row('measure', 'median', 'p95', 'notes'));
     console.log(row('-'.repeat(40), '-'.repeat(10), '-'.repeat(10), '-----'));
+    const connectMs = quantile(connects, 0.5);
+    const photonMs = quantile(photons, 0.5);
     console.log(
       row(
         'POST /whep to first decoded frame (ms)',
-        quantile(connects, 0.5).toFixed(0),
+        connectMs.toFixed(0),
         quantile(connects, 0.95).toFixed(0),
-        `${connects.length} connects at 640x360 30 fps`,
+        `${connects.length} connects at 640x360 30 fps; ${verdict(connectMs, TARGETS.connectMs, 'ms')}`,
       ),
     );
     console.log(
       row(
         'input to photon (ms)',
-        quantile(photons, 0.5).toFixed(0),
+        photonMs.toFixed(0),
         quantile(photons, 0.95).toFixed(0),
-        `${photons.length} pointer moves, seq read from presented frames`,
+        `${photons.length} pointer moves, seq read from presented frames; ${verdict(photonMs, TARGETS.photonMs, 'ms')}`,
       ),
     );
+    const largeCores = large.app + large.ffmpeg;
     console.log(row('CPU, one viewer, 640x360 30 fps', cores(small).split(' ')[0] ?? '', '', cores(small)));
-    console.log(row('CPU, one viewer, 1280x720 30 fps', cores(large).split(' ')[0] ?? '', '', cores(large)));
+    console.log(
+      row(
+        'CPU, one viewer, 1280x720 30 fps',
+        cores(large).split(' ')[0] ?? '',
+        '',
+        `${cores(large)}; ${verdict(largeCores, TARGETS.largeCores, 'core')}`,
+      ),
+    );
     console.log(
       `(CPU over ${CPU_SECONDS} s from /proc/<pid>/stat; 1.00 = one full core; load average ${load})`,
     );
