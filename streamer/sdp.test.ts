@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { OfferError, parseOffer, PLAYOUT_DELAY_URI, withPlayoutDelay, withSingleCandidate } from './sdp.ts';
+import {
+  OfferError,
+  parseOffer,
+  PLAYOUT_DELAY_URI,
+  withPeerAddress,
+  withPlayoutDelay,
+  withSingleCandidate,
+} from './sdp.ts';
 
 /** An offer as Chromium makes it for a recvonly video transceiver and two data channels (trimmed). */
 const chromeOffer = [
@@ -160,5 +167,43 @@ describe('withSingleCandidate', () => {
     expect(out.match(/a=end-of-candidates/g)).toHaveLength(2);
     expect(out.endsWith('\r\n')).toBe(true);
     expect(parseOffer(out).videoMid).toBe('0');
+  });
+});
+
+describe('withPeerAddress', () => {
+  const hidden =
+    'a=candidate:3009305736 1 udp 2113937151 0f0e2d1c-3b4a-4c5d-8e9f-a0b1c2d3e4f5.local 55239 typ host generation 0';
+  const offer = (...candidates: string[]) =>
+    [...chromeOffer.split('\r\n').slice(0, -1), ...candidates, ''].join('\r\n');
+
+  it('gives a hidden (mDNS) UDP host candidate the address the offer came from, keeping its port', () => {
+    const out = withPeerAddress(offer(hidden), '192.0.2.7');
+    expect(out).toContain(
+      '\r\na=candidate:3009305736 1 udp 2113937151 192.0.2.7 55239 typ host generation 0\r\n',
+    );
+    expect(out.replace('192.0.2.7', '0f0e2d1c-3b4a-4c5d-8e9f-a0b1c2d3e4f5.local')).toBe(offer(hidden));
+  });
+
+  it('gives the address to the first hidden candidate only', () => {
+    const second = hidden.replace('3009305736', '2016976232').replace('55239', '37998');
+    const out = withPeerAddress(offer(hidden, second), '192.0.2.7');
+    expect(out).toContain(' 192.0.2.7 55239 typ host');
+    expect(out).toContain(`\r\n${second}\r\n`);
+  });
+
+  it('writes an IPv4 peer seen through an IPv6 socket as IPv4, and an IPv6 peer as it is', () => {
+    expect(withPeerAddress(offer(hidden), '::ffff:10.1.2.3')).toContain(' 10.1.2.3 55239 typ host');
+    expect(withPeerAddress(offer(hidden), '2001:db8::5')).toContain(' 2001:db8::5 55239 typ host');
+  });
+
+  it('leaves candidates with an address, TCP and relayed ones, and an unknown peer, alone', () => {
+    const others = [
+      'a=candidate:1 1 udp 2113937151 198.51.100.4 50000 typ host',
+      'a=candidate:2 1 tcp 1518280447 0f0e2d1c-3b4a-4c5d-8e9f-a0b1c2d3e4f5.local 9 typ host tcptype active',
+      'a=candidate:3 1 udp 41885439 203.0.113.9 3478 typ relay raddr 0.0.0.0 rport 0',
+      'a=candidate:4 1 udp 1677729535 203.0.113.10 61000 typ srflx raddr 0.0.0.0 rport 0',
+    ];
+    expect(withPeerAddress(offer(...others), '192.0.2.7')).toBe(offer(...others));
+    expect(withPeerAddress(offer(hidden), undefined)).toBe(offer(hidden));
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The few facts the application needs from a viewer's SDP offer, checked before any native code sees
- * it, and the rewrite that leaves the answer with exactly one host candidate on the media port.
+ * it, the rewrite that leaves the answer with exactly one host candidate on the media port, and the one that
+ * gives the offer's hidden (mDNS) host candidates the address the offer came from.
  */
 
 import type { Codec } from './encoder.ts';
@@ -158,4 +159,36 @@ export function withSingleCandidate(answer: string, host: string, port: number):
     out.push(candidate, 'a=end-of-candidates');
   }
   return out.join('\r\n') + '\r\n';
+}
+
+// candidate:<foundation> <component> <transport> <priority> <address> <port> typ <type> ...
+const CANDIDATE = /^(a=candidate:\S+ \d+ (\S+) \d+ )(\S+)( \d+ typ host(?: .*)?)$/;
+
+/**
+ * Gives the offer's first UDP host candidate that hides its address behind an mDNS name (`<uuid>.local`, what
+ * browsers offer to a page without camera permission) `peer`, the address the offer's HTTP request came from,
+ * keeping its port. This application's ICE agent cannot resolve such names, so it learned the viewer's address
+ * only from the viewer's first check, and libjuice sends the check that must answer it a pacing interval (50 ms)
+ * later: a viewer's connection took 50 or 100 ms longer than its network needed. With the address, the agent's
+ * first check goes at once. Where the viewer is behind a proxy or NAT the address is wrong: that check goes
+ * unanswered and the viewer's own check connects as before. Only the first such candidate: each more would take
+ * one more pacing slot, which the check answering the viewer's could then have to wait behind. No other address
+ * is ever used, so a viewer can only have checks sent to the address it connected from.
+ */
+export function withPeerAddress(offer: string, peer: string | undefined): string {
+  const address = peer?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (!address) return offer;
+  let done = false;
+  return offer
+    .split('\n')
+    .map((line) => {
+      const hasCr = line.endsWith('\r');
+      const match = done ? null : CANDIDATE.exec(hasCr ? line.slice(0, -1) : line);
+      if (!match) return line;
+      const [, head, transport, name, tail] = match as unknown as [string, string, string, string, string];
+      if (transport.toLowerCase() !== 'udp' || !/\.local$/i.test(name)) return line;
+      done = true;
+      return `${head}${address}${tail}${hasCr ? '\r' : ''}`;
+    })
+    .join('\n');
 }

@@ -35,8 +35,16 @@ export interface WhepBackend {
    * runs without a secret. Null: no valid ticket.
    */
   authorize(ticket: string | null): Promise<TicketScope | null>;
-  /** Answers an offer; throws OfferError (400) or an error with `status` (503) it cannot serve. */
-  offer(sdp: string, scope: TicketScope, ticket: string | null): Promise<{ id: string; answer: string }>;
+  /**
+   * Answers an offer; throws OfferError (400) or an error with `status` (503) it cannot serve. `peer`: the
+   * address the request came from.
+   */
+  offer(
+    sdp: string,
+    scope: TicketScope,
+    ticket: string | null,
+    peer: string | undefined,
+  ): Promise<{ id: string; answer: string }>;
   /** Stops one viewer if `ticket` made it: `unknown` when there is no such viewer, `other` when not. */
   remove(id: string, ticket: string | null): 'removed' | 'unknown' | 'other';
   /** Null until frames are being encoded. */
@@ -151,7 +159,7 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
       if (type !== 'application/sdp') throw new HttpError(415, 'The offer must be sent as application/sdp.');
       const sdp = await readBody(req);
       if (sdp.trim().length === 0) throw new HttpError(400, 'The body is empty; send an SDP offer.');
-      const { id, answer } = await backend.offer(sdp, scope, ticket);
+      const { id, answer } = await backend.offer(sdp, scope, ticket, req.socket.remoteAddress);
       send(req, res, 201, answer, 'application/sdp', { Location: `/whep/${id}` });
       return;
     }

@@ -10,7 +10,7 @@ import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import type { Codec } from './encoder.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
-import { parseOffer } from './sdp.ts';
+import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, HttpError, type Health } from './signaling.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { announceReady } from '../protocol/ready-line.ts';
@@ -134,7 +134,7 @@ export async function startStreamServer(
         if (ticket === null) return null;
         return (await verifyTicket(secret, options.sessionId, ticket))?.scope ?? null;
       },
-      async offer(sdp, scope, ticket) {
+      async offer(sdp, scope, ticket, peer) {
         const began = performance.now();
         const info = parseOffer(sdp, options.codec ?? 'vp8');
         if (mediaPort.count >= options.maxViewers) {
@@ -154,7 +154,7 @@ export async function startStreamServer(
         let joined;
         try {
           joined = await Viewer.answer(
-            sdp,
+            withPeerAddress(sdp, peer),
             info,
             {
               host: options.host,

@@ -6,6 +6,7 @@ import { INPUT_CHANNEL, MESSAGES_CHANNEL } from '../data-channels/app-messages';
 import type { StreamEndpoint } from '../routes/parse-routes';
 import type { SignalingSession, SignalingTransport } from '../signaling/signaling-transport';
 import { rewriteCandidates } from './candidate-rewrite';
+import { firstCandidate } from './first-candidate';
 
 /** Builds a peer connection; replaceable for tests and for other browsers' quirks. */
 export type PeerConnectionFactory = (config: RTCConfiguration) => RTCPeerConnection;
@@ -62,9 +63,9 @@ export class PeerSession {
   ) {
     const offer = await this.pc.createOffer();
     await this.pc.setLocalDescription(offer);
-    // ICE-lite applications learn our address from connectivity checks, so no need to wait for gathering.
+    // Not the whole gathering: the first candidate, while the ticket is on its way (first-candidate.ts).
+    const [ticket] = await Promise.all([pendingTicket, firstCandidate(this.pc)]);
     const sdp = this.pc.localDescription?.sdp ?? offer.sdp ?? '';
-    const ticket = await pendingTicket;
     if (this.closed) return;
     const signaling = await transport.negotiate({
       endpoint,

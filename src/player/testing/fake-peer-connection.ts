@@ -31,10 +31,16 @@ export class FakeDataChannel extends EventTarget {
 /** Records what the player did with the connection. */
 export class FakePeerConnection extends EventTarget {
   static created: FakePeerConnection[] = [];
+  /**
+   * When set, the browser's host candidate comes this long after the offer (as in a browser), or never with
+   * Infinity; when null, there is no network here and gathering ends with the offer.
+   */
+  static gatherMs: number | null = null;
   readonly channels: FakeDataChannel[] = [];
   readonly transceivers: { kind: string; direction?: string }[] = [];
   connectionState: RTCPeerConnectionState = 'new';
   localDescription: { type: string; sdp: string } | null = null;
+  iceGatheringState: RTCIceGatheringState = 'new';
   remoteDescription: { type: string; sdp: string } | null = null;
   closed = false;
   stats = new Map<string, Record<string, unknown>>();
@@ -64,6 +70,21 @@ export class FakePeerConnection extends EventTarget {
   }
   async setLocalDescription(description: { type: string; sdp: string }) {
     this.localDescription = description;
+    const after = FakePeerConnection.gatherMs;
+    if (after === null) {
+      this.iceGatheringState = 'complete';
+      return;
+    }
+    this.iceGatheringState = 'gathering';
+    if (after === Infinity) return;
+    setTimeout(() => {
+      const candidate =
+        'candidate:1 1 udp 2113937151 0f0e2d1c-3b4a-4c5d-8e9f-a0b1c2d3e4f5.local 54321 typ host';
+      this.localDescription = { type: description.type, sdp: `${description.sdp}a=${candidate}\r\n` };
+      const event = new Event('icecandidate') as Event & { candidate: unknown };
+      event.candidate = { candidate };
+      this.dispatchEvent(event);
+    }, after);
   }
   async setRemoteDescription(description: { type: string; sdp: string }) {
     this.remoteDescription = description;

@@ -64,6 +64,7 @@ export function withPlayerHarness(): void {
   beforeEach(() => {
     vi.useFakeTimers();
     FakePeerConnection.created = [];
+    FakePeerConnection.gatherMs = null;
   });
   afterEach(() => {
     vi.useRealTimers();
