@@ -27,11 +27,13 @@ profiles:
 `;
 
 let service: Service | undefined;
+/** Every service started, so that one left running by a failed test is stopped too. */
+const started: Service[] = [];
 let workDir: string | undefined;
 const ids: string[] = [];
 
 afterAll(async () => {
-  await service?.stop();
+  for (const s of started) await s.stop();
   for (const id of ids) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
   if (workDir) await removeWorkDir(workDir);
 });
@@ -69,6 +71,7 @@ async function start(): Promise<Service> {
     ...(workDir ? { workDir } : {}),
     env: { STREAMGATE_RATE_LIMIT: 'off' },
   });
+  started.push(service);
   workDir = service.workDir;
   return service;
 }

@@ -75,6 +75,14 @@ describe("an application's start", () => {
     expect(events).toEqual(['prepare']);
   });
 
+  it('starts at once without waiting for a probe when the application has no preparation', async () => {
+    const events: string[] = [];
+    const { prepare: _none, ...withoutPreparation } = application(events, () => undefined);
+    // A wait of a minute would outlast the test's time-out: the display host starts its encoder right after.
+    server = await startStreamServer(await options(60_000), withoutPreparation);
+    expect(events).toEqual([]);
+  });
+
   it('fails with the preparation, and closes its port', async () => {
     const given = await options(0);
     const failing = () => {

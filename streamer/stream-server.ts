@@ -198,15 +198,18 @@ export async function startStreamServer(
   void (app.untilReady ?? Promise.resolve()).then(() => announceReady());
   // The application's preparation and the WebRTC stack (about 25 ms, half of it holding up the event loop) run
   // once the service can see the application ready, not before: the first offer comes a page change later, and
-  // awaits the stack anyway (Viewer.answer). Either failing still fails the start.
-  let waited: NodeJS.Timeout | undefined;
-  await Promise.race([
-    firstProbe,
-    new Promise((resolve) => (waited = setTimeout(resolve, options.probeWaitMs ?? PROBE_WAIT_MS))),
-  ]);
-  clearTimeout(waited);
-  // The probe's answer is written once its handler's promises settle.
-  await new Promise((resolve) => setImmediate(resolve));
+  // awaits the stack anyway (Viewer.answer). Either failing still fails the start. An application without a
+  // preparation, whose readiness waits for something else (the display host's program), loads the stack at once.
+  if (app.prepare) {
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([
+      firstProbe,
+      new Promise((resolve) => (waited = setTimeout(resolve, options.probeWaitMs ?? PROBE_WAIT_MS))),
+    ]);
+    clearTimeout(waited);
+    // The probe's answer is written once its handler's promises settle.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   try {
     app.prepare?.();
     await loadWebRtc();

@@ -72,6 +72,11 @@ export async function startDisplayHost(
       resolve();
     }),
   );
+  // Ready once the program has mapped its first window and the capture and the encoder run, whichever is
+  // last: a ready session has every one of its processes (the service may stop it at once).
+  let streaming = false;
+  let captureRuns: () => void = () => undefined;
+  const capturing = new Promise<void>((resolve) => (captureRuns = resolve));
 
   // Started first, so that its start-up overlaps the stream server's and the encoder's.
   // The program sees the display and its own settings, never the viewer secret.
@@ -164,8 +169,8 @@ export async function startDisplayHost(
         queries: new Set(),
         onInput: (event) => applyInput(event),
         onMessage: (message) => answer(message),
-        readiness: () => (mapped ? size : null),
-        untilReady: firstWindow,
+        readiness: () => (mapped && streaming ? size : null),
+        untilReady: Promise.all([firstWindow, capturing]).then(() => undefined),
         onViewers: (count) => {
           // Keys held by a viewer who left would stay down for the next one.
           if (count === 0) client.releaseAll();
@@ -227,6 +232,8 @@ export async function startDisplayHost(
     const at = client.pointer(px, py);
     capture.pointerAt(at.x, at.y);
   };
+  streaming = true;
+  captureRuns();
 
   function resize(width: number, height: number) {
     const next = resizedTo(width, height, options, size);
