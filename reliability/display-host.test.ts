@@ -63,6 +63,14 @@ function groupMembers(pgid: number): number[] {
   return found;
 }
 
+/**
+ * The session's display host: of the processes that name the session (the encoder names it too, in its still's
+ * path), the one that leads its own process group. Process ids wrap, so the host need not come first.
+ */
+function hostOf(id: string): number | undefined {
+  return processesWith(id).find((pid) => groupMembers(pid).includes(pid));
+}
+
 async function start(): Promise<Service> {
   service = await startService({
     port: SERVICE_PORT,
@@ -94,7 +102,7 @@ async function terminal(s: Service) {
     60_000,
   );
   const routes = Object.values(ready.body.routes as Record<string, { source_port: number }[]>).flat();
-  const [host] = processesWith(id);
+  const host = hostOf(id);
   if (host === undefined) throw new Error('no display host process');
   const members = groupMembers(host);
   // The host, Xvfb, the encoder and the program at least.
