@@ -8,7 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { canBind } from '../server/sessions/port-pool.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
-import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
+import {
+  processesWith,
+  removeWorkDir,
+  startService,
+  stopStartedServices,
+  until,
+  type Service,
+} from './support/service.ts';
 
 const SERVICE_PORT = 18250;
 const PORTS = { first: 45700, last: 45719 };
@@ -27,13 +34,11 @@ profiles:
 `;
 
 let service: Service | undefined;
-/** Every service started, so that one left running by a failed test is stopped too. */
-const started: Service[] = [];
 let workDir: string | undefined;
 const ids: string[] = [];
 
 afterAll(async () => {
-  for (const s of started) await s.stop();
+  await stopStartedServices();
   for (const id of ids) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
   if (workDir) await removeWorkDir(workDir);
 });
@@ -79,7 +84,6 @@ async function start(): Promise<Service> {
     ...(workDir ? { workDir } : {}),
     env: { STREAMGATE_RATE_LIMIT: 'off' },
   });
-  started.push(service);
   workDir = service.workDir;
   return service;
 }

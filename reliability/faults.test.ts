@@ -9,7 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { standInCatalog } from '../server/testing/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
-import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
+import {
+  processesWith,
+  removeWorkDir,
+  startService,
+  stopStartedServices,
+  until,
+  type Service,
+} from './support/service.ts';
 import { openViewer } from './support/whep-viewer.ts';
 
 const SERVICE_PORT = 18230;
@@ -39,7 +46,7 @@ let workDir: string | undefined;
 const allIds: string[] = [];
 
 afterAll(async () => {
-  await service?.stop();
+  await stopStartedServices();
   // Whatever a failed test left running is stopped here, so that the machine is clean either way.
   for (const id of allIds) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
   if (workDir) await removeWorkDir(workDir);

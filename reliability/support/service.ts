@@ -40,6 +40,17 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** Every service this test file started; `stopStartedServices` stops those still running. */
+const started: Service[] = [];
+
+/**
+ * Stops every service this test file started and has not stopped: one a failed test left running would hold the
+ * suite's ports, and fail the next run, on this machine.
+ */
+export async function stopStartedServices(): Promise<void> {
+  await Promise.all(started.splice(0).map((service) => service.stop()));
+}
+
 /** Starts the service and waits for /healthz; throws with its output if it does not come up. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-rel-')));
@@ -97,6 +108,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       }
     },
   };
+  started.push(service);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (!running()) throw new Error(`The service exited at start-up:\n${output}`);
