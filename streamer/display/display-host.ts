@@ -64,19 +64,18 @@ export async function startDisplayHost(
   }
   let size = { width: options.width, height: options.height, fps: options.fps };
   client.fit(size.width, size.height);
-  let mapped = false;
   const firstWindow = new Promise<void>((resolve) =>
     client.once('window', () => {
-      mapped = true;
       log(`${program.command[0]} mapped its first window`);
       resolve();
     }),
   );
   // Ready once the program has mapped its first window and the capture and the encoder run, whichever is
   // last: a ready session has every one of its processes (the service may stop it at once).
-  let streaming = false;
   let captureRuns: () => void = () => undefined;
   const capturing = new Promise<void>((resolve) => (captureRuns = resolve));
+  let ready = false;
+  const untilReady = Promise.all([firstWindow, capturing]).then(() => void (ready = true));
 
   // Started first, so that its start-up overlaps the stream server's and the encoder's.
   // The program sees the display and its own settings, never the viewer secret.
@@ -169,8 +168,8 @@ export async function startDisplayHost(
         queries: new Set(),
         onInput: (event) => applyInput(event),
         onMessage: (message) => answer(message),
-        readiness: () => (mapped && streaming ? size : null),
-        untilReady: Promise.all([firstWindow, capturing]).then(() => undefined),
+        readiness: () => (ready ? size : null),
+        untilReady,
         onViewers: (count) => {
           // Keys held by a viewer who left would stay down for the next one.
           if (count === 0) client.releaseAll();
@@ -232,7 +231,6 @@ export async function startDisplayHost(
     const at = client.pointer(px, py);
     capture.pointerAt(at.x, at.y);
   };
-  streaming = true;
   captureRuns();
 
   function resize(width: number, height: number) {
