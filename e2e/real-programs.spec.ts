@@ -36,14 +36,15 @@ profiles:
 interface Frame {
   width: number;
   height: number;
-  /** Pixels brighter than mid-grey, in all and in the rightmost tenth of the picture. */
+  /** Pixels brighter than mid-grey: in all, in the rightmost tenth of the picture, and in rows [top, bottom). */
   bright: number;
   brightRight: number;
+  brightBand: number;
 }
 
-/** What the viewer's video shows now. */
-async function frame(page: Page): Promise<Frame | null> {
-  return page.evaluate(() => {
+/** What the viewer's video shows now; `band` is a range of stream rows [top, bottom) to count apart. */
+async function frame(page: Page, band: [number, number] = [0, 0]): Promise<Frame | null> {
+  return page.evaluate(([top, bottom]) => {
     const video = document.querySelector('video');
     if (!video || video.videoWidth === 0) return null;
     const canvas = document.createElement('canvas');
@@ -55,14 +56,17 @@ async function frame(page: Page): Promise<Frame | null> {
     const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
     let bright = 0;
     let brightRight = 0;
+    let brightBand = 0;
     for (let i = 0; i < data.length; i += 4) {
       if ((data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number) > 384) {
         bright++;
         if ((i / 4) % width > width * 0.9) brightRight++;
+        const row = Math.floor(i / 4 / width);
+        if (row >= top && row < bottom) brightBand++;
       }
     }
-    return { width, height, bright, brightRight };
-  });
+    return { width, height, bright, brightRight, brightBand };
+  }, band);
 }
 
 /** Where stream pixel (x, y) is on the page, for a video drawn with object-fit: contain. */
@@ -140,15 +144,19 @@ test('text pasted in is typed by the program, and a word it selects comes back o
   await page.getByRole('button', { name: 'Send to session' }).click();
   const inside = await pagePoint(page, 300, 300);
   await page.mouse.click(inside.x, inside.y);
-  // xterm pastes with Shift+Insert.
+  // xterm pastes with Shift+Insert. It asks the selection's owner (the display host) for the text and types it
+  // once the answer comes, so an Enter pressed at once can reach the shell before the text: wait for the text,
+  // as a person would.
   await page.keyboard.press('Shift+Insert');
-  await page.keyboard.press('Enter');
-  // The command and its output are on screen before anything is selected.
   await expect.poll(async () => ((await frame(page))?.bright ?? 0) - cleared).toBeGreaterThan(300);
+  await page.keyboard.press('Enter');
+  // Row 1 (about 17 pixels a row) holds the command's output, "copyme42", before anything is selected. (The
+  // count of the whole picture would not tell: the shell shows pasted text highlighted until Enter.)
+  await expect.poll(async () => (await frame(page, [18, 34]))?.brightBand ?? 0).toBeGreaterThan(100);
   // xterm counts clicks by time, not place: a click within its multi-click time (250 ms) of the focusing
   // click above would make the double click a triple one, which extends a selection from that first click.
   await page.waitForTimeout(600);
-  // Row 1 (about 17 pixels a row) holds the command's output, "copyme42": a double click selects it.
+  // A double click on the output selects it.
   const word = await pagePoint(page, 24, 26);
   await page.mouse.dblclick(word.x, word.y);
   await expect(page.getByLabel('Session clipboard')).toHaveValue('copyme42', { timeout: 10_000 });
