@@ -11,6 +11,7 @@ import { iconOrigins } from './catalog/icons.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
 import { DomainError } from './errors.ts';
+import { Answers } from './http/answers.ts';
 import { installAuth } from './http/auth-hook.ts';
 import { installCatalogIcons } from './http/catalog-icons.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -65,7 +66,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
             // Tokens never reach a log line, whatever a serializer may print one day.
             redact: ['req.headers.authorization', 'headers.authorization'],
           },
-    // One line per request is written in onResponse below, with everything a reader needs.
+    // One line per request is written below (Answers), with everything a reader needs.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Versions with pre-release and build parts can be long; the contract allows 256 characters.
@@ -100,18 +101,21 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     }
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactQuery(request.url),
-        statusCode: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        user: request.principal?.user,
-      },
-      'request',
-    );
-    done();
+  // One line per request, with everything a reader needs; written after the answer, in batches (answers.ts).
+  const answers = new Answers(app);
+  answers.consume((batch) => {
+    for (const { request, statusCode, elapsedMs } of batch) {
+      request.log.info(
+        {
+          method: request.method,
+          url: redactQuery(request.url),
+          statusCode,
+          durationMs: Math.round(elapsedMs * 10) / 10,
+          user: request.principal?.user,
+        },
+        'request',
+      );
+    }
   });
 
   if (config.corsOrigins.length > 0) {
@@ -124,7 +128,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   });
   installAuth(app, deps.tokens);
   const limiter = config.rateLimit ? new RateLimiter(config.rateLimit) : null;
-  installMetrics(app, deps.manager, deps.processMetrics ?? false);
+  installMetrics(app, answers, deps.manager, deps.processMetrics ?? false);
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   await app.register(

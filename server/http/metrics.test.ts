@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
 
@@ -31,6 +32,19 @@ describe('GET /metrics', () => {
     const allowed = await get(bearer('ada'));
     expect(allowed.statusCode).toBe(200);
     expect(allowed.body).toContain('streamgate_sessions{state="ready"}');
+  });
+
+  it('counts every answer sent before the scrape, with its route pattern and status', async () => {
+    const count = (body: string) =>
+      Number(
+        /streamgate_http_request_duration_seconds_count\{method="GET",route="\/api\/stream\/:session_id",status_code="404"\} (\d+)/.exec(
+          body,
+        )?.[1] ?? 0,
+      );
+    const before = count((await open.app.inject('/metrics')).body);
+    // No turn of the event loop between the answers and the scrape: the answers' batch is still pending.
+    await Promise.all([1, 2, 3].map(() => open.app.inject(`/api/stream/${randomUUID()}`)));
+    expect(count((await open.app.inject('/metrics')).body)).toBe(before + 3);
   });
 
   it('stays open without a tokens file, where every caller is an admin', async () => {

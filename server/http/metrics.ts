@@ -5,11 +5,17 @@
 import type { FastifyInstance } from 'fastify';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isAdmin } from '../auth/tokens.ts';
+import type { Answers } from './answers.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { forbidden } from '../errors.ts';
 
-/** Adds the request-duration hook and the /metrics route. */
-export function installMetrics(app: FastifyInstance, manager: SessionManager, processMetrics: boolean): void {
+/** Counts the durations of `answers` and adds the /metrics route. */
+export function installMetrics(
+  app: FastifyInstance,
+  answers: Answers,
+  manager: SessionManager,
+  processMetrics: boolean,
+): void {
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -41,14 +47,12 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
     registers: [registry],
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, not the URL, so that ids do not make one series per session.
-    const route = request.routeOptions.url ?? 'unmatched';
-    durations.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
+  answers.consume((batch) => {
+    for (const { request, statusCode, elapsedMs } of batch) {
+      // The route pattern, not the URL, so that ids do not make one series per session.
+      const route = request.routeOptions.url ?? 'unmatched';
+      durations.observe({ method: request.method, route, status_code: String(statusCode) }, elapsedMs / 1000);
+    }
   });
 
   app.get('/metrics', async (request, reply) => {
@@ -56,6 +60,8 @@ export function installMetrics(app: FastifyInstance, manager: SessionManager, pr
     if (!isAdmin(request.principal)) {
       throw forbidden('The metrics are for administrators; use a token with the admin role.');
     }
+    // Answers sent but not yet counted (they are, in batches) are counted first.
+    answers.flush();
     reply.type(registry.contentType);
     return registry.metrics();
   });
