@@ -1,8 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Answers, type Answer } from './answers.ts';
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function appWithAnswers() {
   const app = Fastify();

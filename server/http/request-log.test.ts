@@ -1,3 +1,5 @@
+// Lines come out in batches, once the event loop has run the I/O it polled (answers.ts): tests wait a turn.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -33,8 +35,6 @@ const app = await buildApp(testConfig({ logLevel: 'info' }), {
 beforeAll(() => {
   lines.length = 0;
 });
-/** Lines come out in batches, once the event loop has run the I/O it polled (answers.ts). */
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 afterAll(async () => {
   await app.close();
 });
