@@ -6,7 +6,7 @@
  * - `input`: JSON events from the player, coordinates in stream pixels.
  * - `messages`: application events `{event_type, payload}` both ways (Kit's convention).
  *
- * Anything malformed parses to null and is ignored, never thrown.
+ * Anything malformed or out of bounds (INPUT_BOUNDS) parses to null and is ignored, never thrown.
  */
 
 /** Names of the two channels the offer opens, in this order. */
@@ -56,42 +56,92 @@ function object(data: unknown, maxLength: number): Json | null {
   }
 }
 
-const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const str = (v: unknown): v is string => typeof v === 'string' && v.length <= 256;
+/**
+ * Bounds of every field of an `input` event. Each number must be finite and within its bound, each string
+ * short: an event outside them is dropped whole (parseInput gives null, the application counts it), except
+ * the wheel's deltas, which are clamped, since a fast flick of a real wheel may well exceed them.
+ */
+export const INPUT_BOUNDS = {
+  /** |x| and |y| in stream pixels: well past any stream (a drag may leave the picture), far below trouble. */
+  coordinate: 100_000,
+  /** Browser buttons 0 (left) to 4 (forward). */
+  button: 4,
+  /** The `buttons` bit mask of those five buttons. */
+  buttons: 0b11111,
+  /** Pixels of wheel movement per event and axis: 10 clicks of 100 pixels (a real wheel's notch is ~100). */
+  wheelDelta: 1_000,
+  /** Touch points of one event (more fingers than a hand has are an attack, not a gesture). */
+  touches: 10,
+  /** The largest width or height a `resize` may ask for (an application then clamps it to its maximum). */
+  size: 16_384,
+  /** UTF-16 units of `key` and `code`: the longest key name or grapheme cluster of a real keyboard is ~20. */
+  text: 32,
+} as const;
+
+type Check<T> = (v: unknown) => v is T;
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const coordinate = (v: unknown): v is number => finite(v) && Math.abs(v) <= INPUT_BOUNDS.coordinate;
+const integerIn =
+  (min: number, max: number): Check<number> =>
+  (v: unknown): v is number =>
+    Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+const button = integerIn(0, INPUT_BOUNDS.button);
+const buttons = integerIn(0, INPUT_BOUNDS.buttons);
+const dimension = integerIn(1, INPUT_BOUNDS.size);
+const seqNumber = integerIn(0, Number.MAX_SAFE_INTEGER);
+const touchId = integerIn(-(2 ** 31), 2 ** 31 - 1);
+const text = (v: unknown): v is string => typeof v === 'string' && v.length <= INPUT_BOUNDS.text;
+const clampDelta = (v: number) => Math.max(-INPUT_BOUNDS.wheelDelta, Math.min(INPUT_BOUNDS.wheelDelta, v));
+
+/** `v` when it passes `check`, `fallback` when it is absent, and undefined (drop the event) otherwise. */
+function optional<T>(v: unknown, check: Check<T>, fallback: T): T | undefined {
+  if (v === undefined) return fallback;
+  return check(v) ? v : undefined;
+}
 
 function touches(v: unknown): TouchPoint[] | null {
-  if (!Array.isArray(v) || v.length > 20) return null;
+  if (!Array.isArray(v) || v.length > INPUT_BOUNDS.touches) return null;
   const out: TouchPoint[] = [];
   for (const t of v) {
     if (!t || typeof t !== 'object') return null;
     const { id, x, y } = t as Json;
-    if (!num(id) || !num(x) || !num(y)) return null;
+    if (!touchId(id) || !coordinate(x) || !coordinate(y)) return null;
     out.push({ id, x, y });
   }
   return out;
 }
 
-/** Parses one `input` message; null when it is not a well-formed event of a known type. */
+/**
+ * Parses one `input` message; null when it is not a well-formed event of a known type within INPUT_BOUNDS.
+ * An application must get nothing from it that could make it loop, allocate or restart without bound.
+ */
 export function parseInput(data: unknown): InputEvent | null {
   const o = object(data, MAX_MESSAGE_LENGTH);
   if (!o) return null;
-  const seq = num(o.seq) ? { seq: o.seq } : {};
+  // A malformed number is dropped, not the event: it only labels the event.
+  const seq = seqNumber(o.seq) ? { seq: o.seq } : {};
   const { x, y } = o;
   switch (o.type) {
-    case 'pointermove':
-      if (!num(x) || !num(y)) return null;
-      return { type: o.type, x, y, buttons: num(o.buttons) ? o.buttons : 0, ...seq };
+    case 'pointermove': {
+      const held = optional(o.buttons, buttons, 0);
+      if (!coordinate(x) || !coordinate(y) || held === undefined) return null;
+      return { type: o.type, x, y, buttons: held, ...seq };
+    }
     case 'pointerdown':
-    case 'pointerup':
-      if (!num(x) || !num(y)) return null;
-      return { type: o.type, x, y, button: num(o.button) ? o.button : 0, ...seq };
+    case 'pointerup': {
+      const which = optional(o.button, button, 0);
+      if (!coordinate(x) || !coordinate(y) || which === undefined) return null;
+      return { type: o.type, x, y, button: which, ...seq };
+    }
     case 'wheel':
-      if (!num(x) || !num(y) || !num(o.deltaX) || !num(o.deltaY)) return null;
-      return { type: o.type, x, y, deltaX: o.deltaX, deltaY: o.deltaY, ...seq };
+      if (!coordinate(x) || !coordinate(y) || !finite(o.deltaX) || !finite(o.deltaY)) return null;
+      return { type: o.type, x, y, deltaX: clampDelta(o.deltaX), deltaY: clampDelta(o.deltaY), ...seq };
     case 'keydown':
-    case 'keyup':
-      if (!str(o.key)) return null;
-      return { type: o.type, key: o.key, code: str(o.code) ? o.code : '', ...seq };
+    case 'keyup': {
+      const code = optional(o.code, text, '');
+      if (!text(o.key) || code === undefined) return null;
+      return { type: o.type, key: o.key, code, ...seq };
+    }
     case 'touchstart':
     case 'touchmove':
     case 'touchend': {
@@ -99,7 +149,7 @@ export function parseInput(data: unknown): InputEvent | null {
       return list ? { type: o.type, touches: list, ...seq } : null;
     }
     case 'resize':
-      if (!num(o.width) || !num(o.height) || o.width <= 0 || o.height <= 0) return null;
+      if (!dimension(o.width) || !dimension(o.height)) return null;
       return { type: o.type, width: o.width, height: o.height, ...seq };
     default:
       return null;
