@@ -17,6 +17,7 @@ import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';
 import { startXServer } from './x-server.ts';
+import { wheelClicks } from './wheel-clicks.ts';
 
 /** The program a session streams, as the catalog's `launch.display` names it. */
 export interface Program {
@@ -34,8 +35,6 @@ export interface DisplayHost {
 
 /** Browser buttons (0 left, 1 middle, 2 right, 3 back, 4 forward) as X buttons. */
 const BUTTONS = [1, 2, 3, 8, 9];
-/** Pixels of wheel movement per X wheel click. */
-const WHEEL_STEP = 100;
 
 /** The last lines of a program's error output, kept for the reason its session failed. */
 class Tail {
@@ -99,13 +98,14 @@ export async function startDisplayHost(
 
   const wheel = { x: 0, y: 0 };
   const scroll = (delta: number, axis: 'x' | 'y') => {
-    wheel[axis] += delta;
+    // At most ten clicks an event, whatever its delta (wheel-clicks.ts).
+    const { clicks, pending } = wheelClicks(wheel[axis], delta);
+    wheel[axis] = pending;
     const [less, more] = axis === 'y' ? [4, 5] : [6, 7];
-    while (Math.abs(wheel[axis]) >= WHEEL_STEP) {
-      const button = wheel[axis] < 0 ? less : more;
+    const button = clicks < 0 ? less : more;
+    for (let i = 0; i < Math.abs(clicks); i++) {
       client.button(button, true);
       client.button(button, false);
-      wheel[axis] -= Math.sign(wheel[axis]) * WHEEL_STEP;
     }
   };
   /** Set once the capture runs: the cursor follows the viewer's pointer in the next frame. */
