@@ -5,6 +5,7 @@
 import { resizedTo, type StreamerOptions } from './args.ts';
 import { chooseEncoder, Encoder } from './encoder.ts';
 import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
+import { ResizeThrottle } from './resize-throttle.ts';
 import { VideoFanout } from './rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
 import type { Health } from './signaling.ts';
@@ -72,9 +73,9 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   // Made once the service can see this application ready (`prepare` below): nothing uses it before.
   let scene: Scene;
 
-  const resize = (width: number, height: number) => {
+  const resize = (width: number, height: number): boolean => {
     const next = resizedTo(width, height, options, size);
-    if (!next) return;
+    if (!next) return false;
     const { width: w, height: h } = next;
     size = { ...size, ...next };
     const frame = scene.frame;
@@ -83,7 +84,10 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     state.pointer = state.pointer && { x: Math.min(state.pointer.x, w), y: Math.min(state.pointer.y, h) };
     fanout.restart();
     encoder.resize(size);
+    return true;
   };
+  // Each resize restarts the encoder: at most one a second, the last size asked for winning (resize-throttle.ts).
+  const resizes = new ResizeThrottle(resize);
 
   /** Set once frames are drawn: draws one at once for input that changes the picture. */
   let drawSoon: () => void = () => undefined;
@@ -112,7 +116,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
         break;
       }
       case 'resize':
-        resize(event.width, event.height);
+        resizes.resize(event.width, event.height);
         break;
       default:
         break;
@@ -192,6 +196,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     );
   } catch (error) {
     // A port another program holds, say: nothing of this start may outlive it.
+    resizes.close();
     if (frameTimer) clearTimeout(frameTimer);
     frameTimer = null;
     encoder.stop();
@@ -215,6 +220,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     health: stream.health,
     viewers: stream.viewers,
     async close() {
+      resizes.close();
       if (frameTimer) clearTimeout(frameTimer);
       frameTimer = null;
       encoder.stop();

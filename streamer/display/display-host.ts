@@ -13,6 +13,7 @@ import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { spawnIsolated } from '../spawn-isolated.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../stream-server.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
+import { ResizeThrottle } from '../resize-throttle.ts';
 import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';
@@ -233,15 +234,24 @@ export async function startDisplayHost(
   };
   captureRuns();
 
-  function resize(width: number, height: number) {
+  // Each resize restarts the encoder: at most one a second, the last size asked for winning (resize-throttle.ts).
+  const resizes = new ResizeThrottle((width, height) => {
     const next = resizedTo(width, height, options, size);
-    if (!next) return;
+    if (!next) return false;
     size = { ...size, ...next };
+    log(`resized the stream to ${size.width}x${size.height}`);
     client.fit(next.width, next.height);
     stream.fanout.restart();
     encoder.resize(size);
     budget.rate = bandwidthOf(size);
     capture.resize(size.width, size.height, size.fps);
+    return true;
+  });
+  function resize(width: number, height: number) {
+    // Nothing to resize before the capture runs (`resizes` is set by then): a viewer who has not waited for
+    // /health to say ready, as players do, is ignored rather than stopping the host.
+    if (!ready) return;
+    resizes.resize(width, height);
   }
 
   const done = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -265,6 +275,7 @@ export async function startDisplayHost(
     done,
     close() {
       closing ??= (async () => {
+        resizes.close();
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
           const force = setTimeout(() => child.kill('SIGKILL'), 2_000);
