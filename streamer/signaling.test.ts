@@ -8,6 +8,7 @@ import { freeUdpPort } from '../e2e/support/ports.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 import { createSignalingServer } from './signaling.ts';
+import { noDrops } from './viewer-traffic.ts';
 
 /** What GET /health answers, as far as these tests read it. */
 type Health = { viewers: number };
@@ -64,7 +65,15 @@ describe('the signaling port of a running application', () => {
     const res = await fetch(`${base}/health`);
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.json()).toEqual({ status: 'ready', viewers: 0, width: 320, height: 240, fps: 30 });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      viewers: 0,
+      width: 320,
+      height: 240,
+      fps: 30,
+      // Data-channel messages dropped from viewers (viewer-traffic.ts): none yet.
+      dropped: noDrops(),
+    });
     expect(streamer.encoderPid()).toBeGreaterThan(0);
   });
 

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { bearerToken, type TicketScope } from '../protocol/viewer-ticket.ts';
 import { OfferError } from './sdp.ts';
+import type { DropCounts } from './viewer-traffic.ts';
 
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -26,6 +27,8 @@ export interface Health {
   width: number;
   height: number;
   fps: number;
+  /** Data-channel messages dropped from every viewer since the start: malformed, or over a viewer's rate. */
+  dropped?: DropCounts;
 }
 
 /** What the signaling server asks of the application. */

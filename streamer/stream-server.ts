@@ -13,6 +13,7 @@ import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, HttpError, type Health } from './signaling.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
+import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { announceReady } from '../protocol/ready-line.ts';
 
 /** Where and for whom the application streams. */
@@ -81,6 +82,14 @@ export function encoderNeverStarted(fanout: VideoFanout, reason: string): string
   return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
 }
 
+/** The log line of a viewer's first drop of each kind; later ones are only counted (/health). */
+const DROP_LINES: Record<Drop, string> = {
+  malformedInput: 'sent an input event that is malformed or out of bounds; such events are dropped',
+  inputOverRate: `sends input faster than ${INPUT_RATE.perSecond} events a second; the excess is dropped`,
+  malformedMessages: 'sent a malformed message; such messages are dropped',
+  messagesOverRate: `sends messages faster than ${MESSAGES_RATE.perSecond} a second; the excess is dropped`,
+};
+
 /**
  * The service's probe (GET /health) is answered before the application's preparation and the WebRTC stack
  * hold up the event loop: they wait for it, or this long after the ready line (an application run alone).
@@ -101,15 +110,26 @@ export async function startStreamServer(
   const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
   const secret = options.viewerSecret;
   if (!secret) log('no viewer secret was given: any viewer that reaches the signaling port is accepted');
+  // Messages dropped from every viewer so far; each viewer's first drop of a kind is logged.
+  const dropped = noDrops();
+  const told = new Map<string, Set<Drop>>();
 
   const handlers: ViewerHandlers = {
     queries: app.queries,
     onVideoOpen: (viewer) => fanout.add(viewer),
     onInput: (event, viewer) => app.onInput(event, viewer),
     onMessage: (message, viewer) => app.onMessage(message, viewer),
+    onDropped: (why, viewer) => {
+      dropped[why]++;
+      const kinds = told.get(viewer.id) ?? new Set();
+      if (kinds.has(why)) return;
+      told.set(viewer.id, kinds.add(why));
+      log(`viewer ${viewer.id} ${DROP_LINES[why]}`);
+    },
     onClosed: (viewer) => {
       fanout.remove(viewer);
       viewers.delete(viewer.id);
+      told.delete(viewer.id);
       app.onViewers?.(viewers.size);
       log(`viewer ${viewer.id} left (${viewers.size} left)`);
     },
@@ -124,7 +144,7 @@ export async function startStreamServer(
   const health = (): Health | null => {
     probed();
     const size = app.readiness();
-    return size ? { viewers: viewers.size, ...size } : null;
+    return size ? { viewers: viewers.size, ...size, dropped: { ...dropped } } : null;
   };
 
   const server: Server = createSignalingServer(

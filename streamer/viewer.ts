@@ -7,15 +7,13 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { DataChannel, PeerConnection, Track } from 'node-datachannel';
 import {
   INPUT_CHANNEL,
-  MAX_MESSAGE_LENGTH,
   MESSAGES_CHANNEL,
-  parseAppMessage,
-  parseInput,
   type AppMessage,
   type InputEvent,
 } from '../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
+import { ViewerTraffic, type Drop } from './viewer-traffic.ts';
 
 /**
  * node-datachannel, loaded when first needed rather than with this module: an application starts its
@@ -42,6 +40,8 @@ export interface ViewerHandlers {
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
   /** The viewer is gone (DELETE, failure, silence); called once. */
   onClosed(viewer: Viewer): void;
+  /** A message of the viewer was dropped: malformed, or over its rate (viewer-traffic.ts). */
+  onDropped?(why: Drop, viewer: Viewer): void;
   /** `messages` events that change nothing (queries): the only ones a watch-only viewer may send. */
   queries: ReadonlySet<string>;
 }
@@ -79,6 +79,8 @@ export class Viewer implements RtpSink {
   private heard = 0;
   private lastHeardCount = 0;
   private lastHeard = Date.now();
+  /** What the data channels may carry, and how fast. */
+  private readonly traffic = new ViewerTraffic((why) => this.handlers.onDropped?.(why, this));
 
   private constructor(
     private readonly options: ViewerOptions,
@@ -222,7 +224,7 @@ export class Viewer implements RtpSink {
       this.messages = dc;
       dc.onMessage((msg) => {
         this.heard++;
-        const message = parseAppMessage(msg, MAX_MESSAGE_LENGTH);
+        const message = this.traffic.appMessage(msg);
         if (!message) return;
         if (this.watchOnly && !this.handlers.queries.has(message.event_type)) {
           this.sendMessage({
@@ -238,7 +240,7 @@ export class Viewer implements RtpSink {
       dc.onMessage((msg) => {
         this.heard++;
         if (this.watchOnly) return;
-        const event = parseInput(msg);
+        const event = this.traffic.inputEvent(msg);
         if (event) this.handlers.onInput(event, this);
       });
     }
