@@ -14,6 +14,7 @@ import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, HttpError, type Health } from './signaling.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { announceReady } from '../protocol/ready-line.ts';
 
 /** Where and for whom the application streams. */
@@ -215,6 +216,8 @@ export async function startStreamServer(
     server.once('error', reject);
     server.listen(options.signalingPort, options.host, () => resolve());
   });
+  // From here on, viewers and the service wait on this process's event loop.
+  const stopWatch = watchEventLoop(log);
   void (app.untilReady ?? Promise.resolve()).then(() => announceReady());
   // The application's preparation and the WebRTC stack (about 25 ms, half of it holding up the event loop) run
   // once the service can see the application ready, not before: the first offer comes a page change later, and
@@ -234,6 +237,7 @@ export async function startStreamServer(
     app.prepare?.();
     await loadWebRtc();
   } catch (error) {
+    stopWatch();
     server.closeAllConnections();
     server.close();
     throw error;
@@ -250,6 +254,7 @@ export async function startStreamServer(
       }
     },
     async close() {
+      stopWatch();
       for (const viewer of [...viewers.values()]) viewer.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
