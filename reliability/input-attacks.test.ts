@@ -22,6 +22,7 @@ import {
   until,
   type Service,
 } from './support/service.ts';
+import { readySession } from './support/session.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
 
 const SERVICE_PORT = 18260;
@@ -152,24 +153,7 @@ beforeAll(async () => {
     catalog: CATALOG,
     env: { STREAMGATE_RATE_LIMIT: 'off' },
   }));
-  const created = await call(`${s.api}/stream`, {
-    method: 'POST',
-    body: { id: 'terminal', profile: 'small' },
-  });
-  sessionId = created.body.id as string;
-  const ready = await until(
-    'the session to be ready',
-    async () => {
-      const res = await call(`${s.api}/stream/${sessionId}`);
-      if (res.status === 410) throw new Error(res.text);
-      return res.status === 200 ? res : undefined;
-    },
-    60_000,
-  );
-  const routes = Object.values(
-    ready.body.routes as Record<string, { description: string; source_port: number }[]>,
-  ).flat();
-  signaling = `http://127.0.0.1:${routes.find((r) => r.description === 'signaling')?.source_port}`;
+  ({ id: sessionId, signaling } = await readySession(s, 'terminal', 'small'));
   host = hostOf(sessionId) ?? 0;
   expect(host).toBeGreaterThan(0);
   viewer = await openViewer(signaling, 20_000, await ticket('control'));

@@ -1,0 +1,34 @@
+/** A session of a real service, started and waited for as a person's launch would. */
+import { call } from './http.ts';
+import { until, type Service } from './service.ts';
+
+/** A ready session: its id and the signaling URL its viewers connect to. */
+export interface ReadySession {
+  id: string;
+  signaling: string;
+}
+
+/** POST /stream for `app` on `profile`, then waits until it is ready; a session that fails throws its reason. */
+export async function readySession(
+  service: Service,
+  app: string,
+  profile: string,
+  timeoutMs = 60_000,
+): Promise<ReadySession> {
+  const created = await call(`${service.api}/stream`, { method: 'POST', body: { id: app, profile } });
+  const id = created.body.id as string;
+  const ready = await until(
+    `session ${id} to be ready`,
+    async () => {
+      const res = await call(`${service.api}/stream/${id}`);
+      if (res.status === 410) throw new Error(res.text);
+      return res.status === 200 ? res : undefined;
+    },
+    timeoutMs,
+  );
+  const routes = Object.values(
+    ready.body.routes as Record<string, { description: string; source_port: number }[]>,
+  ).flat();
+  const port = routes.find((route) => route.description === 'signaling')?.source_port;
+  return { id, signaling: `http://127.0.0.1:${port}` };
+}
