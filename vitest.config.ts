@@ -15,6 +15,7 @@ export default defineConfig({
             'server/**/*.test.ts',
             'streamer/**/*.test.ts',
             'protocol/**/*.test.ts',
+            'sandbox/**/*.test.ts',
             'scripts/**/*.test.ts',
             'api/**/*.test.ts',
           ],

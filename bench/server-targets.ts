@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Session } from '../server/sessions/session.ts';
 import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
+import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 
 /** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
@@ -62,6 +63,9 @@ function memoryManager(): SessionManager {
     async issueTicket() {
       return undefined;
     },
+    async stopSharing() {
+      return undefined;
+    },
     activeCount: () => 0,
     counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 }),
     capacity: () => ({ capacity: 1, running: 0, warm: 0, queued: 0, by_profile: [] }),
@@ -93,6 +97,7 @@ async function serveApp(): Promise<void> {
     readyWaitMs: 0,
     failedRetentionMs: 60_000,
     stopGraceMs: 1_000,
+    sandbox: ServiceSandbox.unsandboxedForTests(),
   });
   await real.start();
   /** Sessions answered since the reaper last ran: it ends each once its answer has gone. */

@@ -4,9 +4,12 @@
 # for the display host), then the npm packages as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# xvfb, xterm, f3d and mesa-utils: the display host and the real programs of the catalog; x11vnc, novnc and
-# python3-websockify: the noVNC peer that `npm run bench -- display` measures the display host against.
-packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils x11vnc novnc python3-websockify)
+# xvfb, xterm, f3d and mesa-utils: the display host and the real programs of the catalog; bubblewrap and
+# python3-seccomp (libseccomp's own binding, which compiles the filter): the sandbox every real program runs in;
+# x11vnc, novnc and python3-websockify: the noVNC peer that `npm run bench -- display` measures the display host
+# against.
+packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils bubblewrap python3-seccomp
+  x11vnc novnc python3-websockify)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

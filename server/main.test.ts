@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../e2e/support/ports.ts';
 import { standInCatalog, startTestApp } from './testing/test-support.ts';
+import { copyStandInTo } from './testing/stand-in-bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORTS = { first: 48240, last: 48259 };
@@ -75,6 +76,7 @@ describe('server/main.ts', () => {
     dirs.push(dir);
     const catalog = path.join(dir, 'catalog.yaml');
     await writeFile(catalog, standInCatalog());
+    copyStandInTo(dir);
     const port = await freePort();
     const dataDir = path.join(dir, 'state');
     const { child, output } = service(

@@ -1,4 +1,6 @@
+import { fstatSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { secretFile } from '../e2e/support/secret-file.ts';
 import { ArgumentError, parseArgs } from './args.ts';
 
 const ports = ['--signaling-port', '49100', '--media-port', '47998'];
@@ -127,10 +129,10 @@ describe('parseArgs', () => {
     expect(() => parseArgs(argv)).toThrow(message);
   });
 
-  it('takes the viewer secret, the viewer limit and the allowed origins from the environment', () => {
+  it('takes the viewer secret from its file, the viewer limit and the allowed origins from the environment', () => {
     const secret = Buffer.alloc(32, 7);
     const options = parseArgs(ports, {
-      STREAMGATE_VIEWER_SECRET: secret.toString('base64url'),
+      STREAMGATE_VIEWER_SECRET_FILE: secretFile(secret.toString('base64url')),
       STREAMGATE_MAX_VIEWERS: '5',
       STREAMGATE_ALLOWED_ORIGINS: 'http://127.0.0.1:8080, https://portal.example',
     });
@@ -141,6 +143,21 @@ describe('parseArgs', () => {
   });
 
   it('refuses a secret too short to sign with', () => {
-    expect(() => parseArgs(ports, { STREAMGATE_VIEWER_SECRET: 'c2hvcnQ' })).toThrow(ArgumentError);
+    expect(() => parseArgs(ports, { STREAMGATE_VIEWER_SECRET_FILE: secretFile('c2hvcnQ') })).toThrow(
+      /at least 32 bytes/,
+    );
+  });
+
+  it('refuses a secret in its environment, where /proc keeps it for anyone who can read it', () => {
+    const secret = Buffer.alloc(32, 7).toString('base64url');
+    expect(() => parseArgs(ports, { STREAMGATE_VIEWER_SECRET: secret })).toThrow(/in a file/);
+  });
+
+  it('reads a secret from a pipe to its end and closes it', () => {
+    const secret = Buffer.alloc(32, 9);
+    const fd = openSync(secretFile(secret.toString('base64url')), 'r');
+    const options = parseArgs(ports, { STREAMGATE_VIEWER_SECRET_FILE: `/dev/fd/${fd}` });
+    expect(Buffer.from(options.viewerSecret ?? [])).toEqual(secret);
+    expect(() => fstatSync(fd)).toThrow(/EBADF/);
   });
 });

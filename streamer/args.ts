@@ -3,7 +3,7 @@
  * The service's local runner passes exactly these flags; keep them stable.
  */
 import { randomUUID } from 'node:crypto';
-import { decodeSecret, SECRET_ENV } from '../protocol/viewer-ticket.ts';
+import { readSecretFile, SECRET_ENV, SECRET_FILE_ENV } from '../protocol/viewer-ticket.ts';
 import type { Codec } from './encoder.ts';
 
 /** Everything the application needs to start, after defaults are applied. */
@@ -132,17 +132,26 @@ function originsFromEnvironment(raw: string | undefined): string[] | null {
     .filter(Boolean);
 }
 
-function secretFromEnvironment(raw: string | undefined): Uint8Array | null {
+/**
+ * The session's secret, from the file STREAMGATE_VIEWER_SECRET_FILE names (the service's pipe). A secret in the
+ * environment is refused: /proc/<pid>/environ keeps it for the life of the process, whatever is deleted.
+ */
+function secretFromFile(env: NodeJS.ProcessEnv): Uint8Array | null {
+  if (env[SECRET_ENV] !== undefined)
+    throw new ArgumentError(
+      `Pass the viewer secret in a file named by ${SECRET_FILE_ENV}, not in ${SECRET_ENV}.`,
+    );
   try {
-    return decodeSecret(raw);
+    return readSecretFile(env[SECRET_FILE_ENV]);
   } catch (error) {
-    throw new ArgumentError((error as Error).message);
+    throw new ArgumentError(`The viewer secret cannot be read: ${(error as Error).message}`);
   }
 }
 
 /**
  * Parses argv (without node and the script) and the environment into options; throws ArgumentError.
- * The secret comes only from the environment: a command line is readable by every user of the machine.
+ * The secret comes only from a file: a command line is readable by every user of the machine, and an
+ * environment stays readable in /proc for the life of the process.
  */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): StreamerOptions {
   const ints: Partial<Record<IntegerKey, number>> = {};
@@ -195,7 +204,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     usdStageUri: texts.usdStageUri ?? stageFromEnvironment(env.STREAMGATE_ARGUMENTS) ?? '',
     maxViewers: ints.maxViewers ?? 8,
     allowedOrigins: originsFromEnvironment(env.STREAMGATE_ALLOWED_ORIGINS),
-    viewerSecret: secretFromEnvironment(env[SECRET_ENV]),
+    viewerSecret: secretFromFile(env),
     // The environment too: a service started for tests passes it on to every application it starts.
     testMarks: switches.has('testMarks') || env.STREAMGATE_TEST_MARKS === '1',
     stillPath: env.STREAMGATE_STILL_PATH?.trim() || null,

@@ -3,7 +3,6 @@
  * Whatever way it ends, its ffmpeg ends with it: killed here on signals and crashes, and on SIGKILL
  * ffmpeg sees EOF on its stdin.
  */
-import { SECRET_ENV } from '../protocol/viewer-ticket.ts';
 import { ArgumentError, parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 import { installStop, servingLine } from './lifecycle.ts';
@@ -13,8 +12,6 @@ const log = (line: string) => process.stderr.write(`[streamer] ${line}\n`);
 let options;
 try {
   options = parseArgs(process.argv.slice(2), process.env);
-  // Read once; the encoder and anything else this process starts must not inherit it.
-  delete process.env[SECRET_ENV];
 } catch (err) {
   if (!(err instanceof ArgumentError)) throw err;
   log(err.message);

@@ -44,22 +44,23 @@ export function inheritableDescriptors(): number[] {
 }
 
 /**
- * `spawn` with `stdio` for fds 0-2, after which every inheritable descriptor of this process is
+ * `spawn` with `stdio` for fds 0-2 (and any further ones the caller hands down), after which every inheritable descriptor of this process is
  * overwritten in the child (dup2 of /dev/null), so the exec'd program holds none of them.
  */
 export function spawnIsolated(
   file: string,
   args: readonly string[],
-  options: Omit<SpawnOptions, 'stdio'> & { stdio: [Stdio, Stdio, Stdio] },
+  options: Omit<SpawnOptions, 'stdio'> & { stdio: [Stdio, Stdio, Stdio, ...Stdio[]] },
 ): ChildProcess {
-  const leaks = inheritableDescriptors();
+  // Descriptors the caller hands down on purpose (from 3 up) are not leaks.
+  const leaks = inheritableDescriptors().filter((fd) => fd >= options.stdio.length);
   if (leaks.length === 0) return spawn(file, args, options);
   const devNull = openSync('/dev/null', 'r');
   try {
     const stdio: Stdio[] = [...options.stdio];
     const highest = leaks[leaks.length - 1] as number;
     // 'ignore' above fd 2 leaves a slot untouched; its descriptor (if any) is close-on-exec already.
-    for (let fd = 3; fd <= highest; fd++) stdio.push(leaks.includes(fd) ? devNull : 'ignore');
+    for (let fd = stdio.length; fd <= highest; fd++) stdio.push(leaks.includes(fd) ? devNull : 'ignore');
     return spawn(file, args, { ...options, stdio });
   } finally {
     // The child has its own copies once spawn returns.

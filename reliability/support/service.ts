@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { copyStandInTo, STAND_IN_FILE } from '../../server/testing/stand-in-bundle.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -68,6 +69,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ...options.env,
   };
   await writeFile(env.STREAMGATE_CATALOG as string, options.catalog);
+  // The service runs the stand-in in a sandbox, which sees only the files beside the catalog that it names.
+  if (options.catalog.includes(STAND_IN_FILE)) copyStandInTo(workDir);
   if (options.tokens !== undefined) {
     env.STREAMGATE_TOKENS = path.join(workDir, 'tokens.yaml');
     await writeFile(env.STREAMGATE_TOKENS, options.tokens);

@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CatalogError, loadCatalog, parseCatalog } from './load-catalog.ts';
@@ -145,12 +147,63 @@ profiles: []
       '        description: Nine.',
       '        description: Nine.\n        launch: {command: [a], display: {command: [xterm]}}',
     );
-    expect(errorOf(both)).toMatch(/^cat\.yaml:9: a launch has either "command" \(and "env"\) or "display"/);
+    expect(errorOf(both)).toMatch(
+      /^cat\.yaml:9: a launch has either "command" \(and "env", "files"\) or "display"/,
+    );
     const empty = base.replace(
       '        description: Nine.',
       '        description: Nine.\n        launch: {display: {command: []}}',
     );
     expect(errorOf(empty)).toMatch(/"command" must name a program/);
+  });
+
+  it("reads a program's files beside the catalog, and its network, and refuses files outside the catalog's folder", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'streamgate-catalog-'));
+    await mkdir(path.join(folder, 'models'));
+    const withFiles = (files: string, network = '') =>
+      base.replace(
+        '        description: Nine.',
+        `        description: Nine.\n        launch: {display: {command: [f3d, models/x.obj], files: ${files}${network}}}`,
+      );
+    const file = path.join(folder, 'cat.yaml');
+    await writeFile(file, withFiles('[models/]', ', network: true'));
+    const launch = findApp(await loadCatalog(file), 'viewer')?.versions.find(
+      (v) => v.version === '1.9.0',
+    )?.launch;
+    expect(launch).toEqual({
+      display: {
+        command: ['f3d', 'models/x.obj'],
+        files: { root: folder, names: ['models'] },
+        network: true,
+      },
+    });
+    await writeFile(file, withFiles('[textures]'));
+    await expect(loadCatalog(file)).rejects.toThrow(/"textures" does not exist beside the catalog/);
+    for (const outside of ['[../etc]', '[/etc]', '[models/../../x]', '[""]']) {
+      expect(errorOf(withFiles(outside))).toMatch(/each file must be a path inside the catalog's folder/);
+    }
+    expect(errorOf(withFiles('[models]', ', network: yes'))).toMatch(/"network" must be true or false/);
+    await rm(folder, { recursive: true });
+  });
+
+  it("takes a profile's limits and GPUs, with the defaults of CONTRACT section 17", () => {
+    const limited = parseCatalog(
+      base.replace(
+        'startup_timeout_s: 5}',
+        'startup_timeout_s: 5, gpus: 0, limits: {cpus: 0.5, memory_mb: 512}}',
+      ),
+      'cat.yaml',
+    );
+    const settings = limited.profiles.find((p) => p.id === 'ten')?.settings;
+    expect(settings?.gpus).toBe(0);
+    expect(settings?.limits).toEqual({ cpus: 0.5, memoryMb: 512, pids: 512 });
+    expect(DEFAULT_SETTINGS.limits).toEqual({ cpus: 1, memoryMb: 4096, pids: 512 });
+    expect(
+      errorOf(base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, limits: {cpus: 0}}')),
+    ).toMatch(/"cpus" must be a number of cores/);
+    expect(
+      errorOf(base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, limits: {pids: 2}}')),
+    ).toMatch(/"pids" must be a whole number from 8/);
   });
 
   it("takes a profile's video codec, vp8 or h264, and leaves it unset (VP8) where it is not said", () => {

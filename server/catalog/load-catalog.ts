@@ -2,7 +2,9 @@
  * Reads the catalog YAML (CONTRACT section 3) and checks it entirely before the service starts, so that a
  * mistake is reported once, as `file:line: problem`, rather than surfacing as odd answers later.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import nodePath from 'node:path';
 import semver from 'semver';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import {
@@ -31,9 +33,10 @@ type Obj = Record<string, unknown>;
 
 class Checker {
   constructor(
-    private readonly file: string,
+    readonly file: string,
     private readonly doc: Document,
     private readonly lines: LineCounter,
+    readonly checkFiles = false,
   ) {}
 
   /** The line of the deepest node that exists along `path` (a missing key is reported at its parent). */
@@ -93,17 +96,36 @@ class Checker {
 }
 
 function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
-  const obj = c.object(value, path, ['command', 'env', 'display']);
+  const obj = c.object(value, path, ['command', 'env', 'files', 'display']);
   if (obj.display === undefined) return checkCommand(c, obj, path);
-  if (obj.command !== undefined || obj.env !== undefined) {
-    c.fail(path, 'a launch has either "command" (and "env") or "display", not both');
+  if (obj.command !== undefined || obj.env !== undefined || obj.files !== undefined) {
+    c.fail(path, 'a launch has either "command" (and "env", "files") or "display", not both');
   }
-  return {
-    display: checkCommand(c, c.object(obj.display, [...path, 'display'], ['command', 'env']), [
-      ...path,
-      'display',
-    ]),
-  };
+  const display = c.object(obj.display, [...path, 'display'], ['command', 'env', 'files', 'network']);
+  const spec = checkCommand(c, display, [...path, 'display']);
+  if (display.network !== undefined) {
+    if (typeof display.network !== 'boolean')
+      c.fail([...path, 'display', 'network'], '"network" must be true or false');
+    spec.network = display.network;
+  }
+  return { display: spec };
+}
+
+/**
+ * `files`: paths relative to the catalog file's folder, inside it (no `..`, not absolute), that exist when
+ * the catalog is read from a file.
+ */
+function checkFiles(c: Checker, value: unknown, path: Path): { root: string; names: string[] } {
+  const root = nodePath.dirname(nodePath.resolve(c.file));
+  const names = c.list(value, path).map((name, i) => {
+    const normal = typeof name === 'string' ? nodePath.posix.normalize(name).replace(/\/$/, '') : '';
+    if (typeof name !== 'string' || name === '' || nodePath.isAbsolute(name) || normal.startsWith('..'))
+      c.fail([...path, i], "each file must be a path inside the catalog's folder, such as models");
+    if (c.checkFiles && !existsSync(nodePath.join(root, normal)))
+      c.fail([...path, i], `"${name}" does not exist beside the catalog (${root})`);
+    return normal;
+  });
+  return { root, names };
 }
 
 function checkCommand(c: Checker, obj: Record<string, unknown>, path: Path): CommandSpec {
@@ -125,6 +147,7 @@ function checkCommand(c: Checker, obj: Record<string, unknown>, path: Path): Com
     }
     launch.env = env as Record<string, string>;
   }
+  if (obj.files !== undefined) launch.files = checkFiles(c, obj.files, [...path, 'files']);
   return launch;
 }
 
@@ -181,7 +204,10 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
 function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
   if (value === undefined) return { ...DEFAULT_SETTINGS };
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
-  const obj = c.object(value, path, [...keys, 'idle_timeout_min', 'max_viewers', 'warm', 'codec']);
+  const obj = c.object(value, path, [
+    ...keys,
+    ...['idle_timeout_min', 'max_viewers', 'warm', 'codec', 'gpus', 'limits'],
+  ]);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
   const height = c.integer(obj, 'height', path, 16, 4320, d.height);
@@ -196,6 +222,8 @@ function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings 
     idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
     maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
     warm: c.integer(obj, 'warm', path, 0, 16, d.warm),
+    gpus: c.integer(obj, 'gpus', path, 0, 16, d.gpus),
+    limits: checkLimits(c, obj.limits, [...path, 'limits']),
   };
   if (obj.codec !== undefined) {
     if (obj.codec !== 'vp8' && obj.codec !== 'h264')
@@ -203,6 +231,21 @@ function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings 
     settings.codec = obj.codec;
   }
   return settings;
+}
+
+/** `limits: {cpus, memory_mb, pids}`, each optional (CONTRACT §17 defaults). */
+function checkLimits(c: Checker, value: unknown, path: Path): ProfileSettings['limits'] {
+  const d = DEFAULT_SETTINGS.limits;
+  if (value === undefined) return { ...d };
+  const obj = c.object(value, path, ['cpus', 'memory_mb', 'pids']);
+  const cpus = obj.cpus ?? d.cpus;
+  if (typeof cpus !== 'number' || !(cpus >= 0.01 && cpus <= 256))
+    c.fail([...path, 'cpus'], '"cpus" must be a number of cores from 0.01 to 256');
+  return {
+    cpus,
+    memoryMb: c.integer(obj, 'memory_mb', path, 16, 1_048_576, d.memoryMb),
+    pids: c.integer(obj, 'pids', path, 8, 1_000_000, d.pids),
+  };
 }
 
 function checkProfile(c: Checker, entry: unknown, path: Path, apps: CatalogApp[]): CatalogProfile {
@@ -240,8 +283,11 @@ function firstDuplicate(ids: string[]): number {
   return ids.findIndex((id, i) => ids.indexOf(id) !== i);
 }
 
-/** Parses and checks catalog text; `file` is only used in messages. */
-export function parseCatalog(text: string, file: string): Catalog {
+/**
+ * Parses and checks catalog text; `file` names it in messages and its folder is where `files` are found,
+ * which are checked to exist only when `checkFiles` is set (the catalog was read from that file).
+ */
+export function parseCatalog(text: string, file: string, checkFiles = false): Catalog {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -249,7 +295,7 @@ export function parseCatalog(text: string, file: string): Catalog {
     const line = yamlError.linePos?.[0]?.line ?? 1;
     throw new CatalogError(`${file}:${line}: not valid YAML: ${yamlError.message.split('\n')[0]}`);
   }
-  const c = new Checker(file, doc, lines);
+  const c = new Checker(file, doc, lines, checkFiles);
   const root = c.object(doc.toJS() ?? {}, [], ['applications', 'profiles']);
   if (root.applications === undefined) c.fail([], 'missing required key "applications"');
   if (root.profiles === undefined) c.fail([], 'missing required key "profiles"');
@@ -274,5 +320,5 @@ export async function loadCatalog(file: string): Promise<Catalog> {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new CatalogError(`${file}: cannot read the catalog (${code}); set STREAMGATE_CATALOG to its path.`);
   }
-  return parseCatalog(text, file);
+  return parseCatalog(text, file, true);
 }

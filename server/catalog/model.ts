@@ -11,6 +11,13 @@ export interface CommandSpec {
    */
   command: string[];
   env?: Record<string, string>;
+  /**
+   * Files of the catalog's own the program reads (catalog `files`, relative to the catalog file's folder):
+   * its sandbox holds each, read-only, under the same name in its working directory (CONTRACT §17).
+   */
+  files?: { root: string; names: string[] };
+  /** Catalog `network: true`: the program reaches the network (none by default; CONTRACT §17). */
+  network?: boolean;
 }
 
 /**
@@ -42,6 +49,10 @@ export interface ProfileSettings {
    * viewer of a session, so a viewer whose browser does not offer it is refused.
    */
   codec?: 'vp8' | 'h264';
+  /** GPUs a session holds (catalog `gpus`, default 1); with none, its sandbox sees no GPU device. */
+  gpus: number;
+  /** What a session's program may use (catalog `limits: {cpus, memory_mb, pids}`, CONTRACT §17). */
+  limits: { cpus: number; memoryMb: number; pids: number };
 }
 
 export interface CatalogVersion {
@@ -104,6 +115,8 @@ export const DEFAULT_SETTINGS: ProfileSettings = {
   idleTimeoutMs: 10 * 60_000,
   maxViewers: 8,
   warm: 0,
+  gpus: 1,
+  limits: { cpus: 1, memoryMb: 4096, pids: 512 },
 };
 
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -7,6 +7,7 @@ import { TokenStore } from '../auth/tokens.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
 import { createSessionManager } from '../sessions/manager.ts';
 import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../testing/test-support.ts';
+import { ServiceSandbox } from '../runners/service-sandbox.ts';
 
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({
@@ -25,6 +26,7 @@ const manager = createSessionManager({
   readyWaitMs: 0,
   failedRetentionMs: 1_000,
   stopGraceMs: 1_000,
+  sandbox: ServiceSandbox.unsandboxedForTests(),
 });
 const app = await buildApp(testConfig({ logLevel: 'info' }), {
   catalog: parseCatalog(standInCatalog(), 'catalog.yaml'),

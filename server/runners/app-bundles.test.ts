@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -5,9 +7,12 @@ import { freePort, freeUdpPort } from '../../e2e/support/ports.ts';
 import { appEntry, prepareAppBundles } from './app-bundles.ts';
 import { repoRoot } from './local-runner.ts';
 
+/** How an application runs from its sources: tsx's loader by its address. */
+const TSX_IMPORT = ['--import', pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href];
+
 describe('application bundles', () => {
   it('run from the sources until prepared, then from a bundle that starts and serves', async () => {
-    expect(appEntry('streamer')).toEqual(['--import', 'tsx', 'streamer/main.ts']);
+    expect(appEntry('streamer')).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/main.ts')]);
     const warnings: string[] = [];
     await prepareAppBundles(repoRoot, (message) => warnings.push(message));
     expect(warnings).toEqual([]);

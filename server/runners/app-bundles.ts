@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export type AppName = 'streamer' | 'display';
@@ -16,7 +17,10 @@ const ENTRIES: Record<AppName, string> = {
 };
 /** Native or CommonJS packages stay in node_modules, loaded as they are. */
 const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11'];
-const SOURCES = ['streamer', 'protocol'];
+const SOURCES = ['streamer', 'protocol', 'sandbox'];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** tsx's loader by its address, so that it is found from any working directory. */
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 let bundled: Record<AppName, string> | null = null;
 
@@ -64,5 +68,6 @@ export async function prepareAppBundles(root: string, warn: (message: string) =>
 
 /** Node's arguments that start `app`: its bundle once prepared, else its TypeScript through tsx. */
 export function appEntry(app: AppName): string[] {
-  return bundled ? [bundled[app]] : ['--import', 'tsx', ENTRIES[app]];
+  // By full paths: applications may run in another working directory (the tests' stand-in folder).
+  return bundled ? [bundled[app]] : ['--import', TSX, path.join(ROOT, ENTRIES[app])];
 }

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import {
   tempDataDir,
   waitFor,
 } from '../testing/session-support.ts';
-import { buildCommand, launchApplication, logPath } from './local-runner.ts';
+import { standInDir } from '../testing/stand-in-bundle.ts';
+import { buildCommand, launchApplication, logPath, repoRoot } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
 // This file's ports: 48120-48139 (fixed ones for the command lines; a free pair for a real start).
@@ -23,6 +25,9 @@ afterEach(async () => {
   if (dir) await removeDir(dir);
   dir = undefined;
 });
+
+/** How an application runs from its sources: tsx's loader by its address. */
+const TSX_IMPORT = ['--import', pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href];
 
 describe('buildCommand', () => {
   it('replaces the placeholders of a LaunchSpec and passes the session in the environment', () => {
@@ -68,7 +73,7 @@ describe('buildCommand', () => {
     };
     const { file, args, env } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
     expect(file).toBe(process.execPath);
-    expect(args.slice(0, 3)).toEqual(['--import', 'tsx', 'streamer/display/main.ts']);
+    expect(args.slice(0, 3)).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/display/main.ts')]);
     expect(args).toContain('--max-width');
     expect(args.slice(args.indexOf('--'))).toEqual(['--', 'f3d', 'models/cube.obj', `--title=${sessionId}`]);
     expect(JSON.parse(env.STREAMGATE_PROGRAM_ENV ?? '')).toEqual({ LANG: 'C.UTF-8' });
@@ -87,9 +92,8 @@ describe('buildCommand', () => {
     // It opens no TLS connection: Node would read these certificates at its start for nothing.
     expect(drop).toEqual(['NODE_EXTRA_CA_CERTS']);
     expect(args).toEqual([
-      '--import',
-      'tsx',
-      'streamer/main.ts',
+      ...TSX_IMPORT,
+      path.join(repoRoot, 'streamer/main.ts'),
       '--session-id',
       sessionId,
       '--signaling-port',
@@ -139,7 +143,7 @@ describe('launchApplication', () => {
         ports: { signaling: first, media: first + 1 },
         host: '127.0.0.1',
       },
-      { logDir },
+      { logDir, cwd: standInDir() },
     );
     const pid = child.pid!;
     started.push(pid);

@@ -16,6 +16,10 @@ import { appEntry } from './app-bundles.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
 import type { SessionRequest } from '../sessions/types.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
+import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
+import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
+import { joinCommand, type SessionCgroup } from '../../sandbox/cgroups.ts';
+import { SANDBOX_ENV, type SandboxSettings } from '../../streamer/display/program-sandbox.ts';
 
 /** The repository root: the sample application's path and default working directory are relative to it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,8 +31,15 @@ export interface LaunchInput {
   ports: { signaling: number; media: number };
   /** Address the application binds and advertises. */
   host: string;
-  /** Added to the application's environment: its viewer secret, allowed origins, viewer limit. */
+  /** Added to the application's environment: allowed origins, viewer limit, codec. */
   environment?: Record<string, string>;
+  /** The session's viewer secret: on a pipe for the sample application and the display host, never their environment. */
+  secret?: Uint8Array;
+  /**
+   * The session's sandbox (CONTRACT section 17): its control groups and the seccomp filter. Absent only where the
+   * service runs without one (tests of scheduling): then applications run as the service's user.
+   */
+  sandbox?: { group: SessionCgroup; seccomp: { bytes: Buffer; file: string } };
 }
 
 /** A resolved command line: executable, arguments and the environment added to the service's. */
@@ -40,10 +51,16 @@ export interface Command {
   drop?: readonly string[];
   /** The program says on READY_FD when it is ready (the sample application and the display host do). */
   announcesReady?: boolean;
+  /** The environment is `env` and PATH alone, nothing of the service's. */
+  only?: boolean;
+  /** Descriptors from 3 up (after the ready line's, when there is one): bytes on a pipe, or an open descriptor. */
+  extra?: (Buffer | number)[];
 }
 
 /** The descriptor of the ready line's pipe (protocol/ready-line.ts) in the application. */
 export const READY_FD = 3;
+/** The descriptor of the pipe the sample application and the display host read their secret from. */
+export const SECRET_FD = 4;
 
 /**
  * What the sample application does not get of the service's environment. Node 20 reads the file that
@@ -54,7 +71,12 @@ export const SAMPLE_DROPPED_ENV: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
 
 /** argv and environment for a session: the catalog's LaunchSpec, or the sample streaming application. */
 export function buildCommand(input: LaunchInput): Command {
-  const { sessionId, request, ports, host, environment } = input;
+  return inGroup(input, commandOf(input));
+}
+
+/** The application itself, before its control group: what it runs, and how it gets its secret. */
+function commandOf(input: LaunchInput): Command {
+  const { sessionId, request, ports, host, environment, secret, sandbox } = input;
   const env: Record<string, string> = {
     ...environment,
     STREAMGATE_SESSION_ID: sessionId,
@@ -77,26 +99,80 @@ export function buildCommand(input: LaunchInput): Command {
           argumentWord(request.arguments[name], fallback),
         ),
     );
+  // Our own applications read their secret from a pipe, never their environment.
+  const secretPipe: { env: Record<string, string>; extra: Buffer[] } = secret
+    ? { env: { [SECRET_FILE_ENV]: `/dev/fd/${SECRET_FD}` }, extra: [Buffer.from(encodeSecret(secret))] }
+    : { env: {}, extra: [] };
+  const { settings } = request.profile;
   if (request.launch && 'display' in request.launch) {
     const { display } = request.launch;
     const args = [...appEntry('display'), ...applicationFlags(input), '--', ...fill(display.command)];
+    const sandboxing: SandboxSettings = {
+      network: display.network ?? false,
+      gpu: settings.gpus > 0,
+      ...(display.files ? { files: display.files } : {}),
+      limits: settings.limits,
+      ...(sandbox ? { cgroup: sandbox.group.dirs('program'), seccompFile: sandbox.seccomp.file } : {}),
+    };
     // The program's own environment reaches the program only, not the host.
     return {
       file: process.execPath,
       args,
-      env: { ...env, STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}) },
+      env: {
+        ...env,
+        ...secretPipe.env,
+        STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}),
+        [SANDBOX_ENV]: JSON.stringify(sandboxing),
+      },
       announcesReady: true,
+      extra: secretPipe.extra,
     };
   }
   if (request.launch) {
-    const [file, ...args] = fill(request.launch.command);
-    if (file === undefined) throw new Error('A launch command needs at least one element.');
-    return { file, args, env: { ...request.launch.env, ...env } };
+    const command = fill(request.launch.command);
+    if (command[0] === undefined) throw new Error('A launch command needs at least one element.');
+    // An application that streams itself keeps CONTRACT section 14's environment variable for its secret.
+    const own = { ...request.launch.env, ...env, ...(secret ? { [SECRET_ENV]: encodeSecret(secret) } : {}) };
+    if (!sandbox) {
+      const [file, ...args] = command as [string, ...string[]];
+      return { file, args, env: own };
+    }
+    // Sandboxed with the host's network: it must listen on its ports.
+    const launch = sandboxLaunch({
+      command,
+      env: own,
+      uid: sessionUid(ports.signaling),
+      seccomp: sandbox.seccomp.bytes,
+      cgroup: sandbox.group.dirs('program'),
+      files: request.launch.files,
+      network: true,
+      gpu: settings.gpus > 0,
+      keepParent: true,
+    });
+    // bwrap, setpriv and the shell need nothing of the service's environment; the program gets `own` only.
+    return { file: launch.file, args: launch.args, env: {}, only: true, extra: launch.extra };
   }
   const args = [...appEntry('streamer'), ...applicationFlags(input)];
   const stage = request.arguments.usd_stage_uri;
   if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
-  return { file: process.execPath, args, env, drop: SAMPLE_DROPPED_ENV, announcesReady: true };
+  return {
+    file: process.execPath,
+    args,
+    env: { ...env, ...secretPipe.env },
+    drop: SAMPLE_DROPPED_ENV,
+    announcesReady: true,
+    extra: secretPipe.extra,
+  };
+}
+
+/**
+ * The sample application and the display host join their session's `app` group before they run, so that the
+ * session's end kills all they started (CONTRACT section 17); a sandboxed command joined its `program` group.
+ */
+function inGroup(input: LaunchInput, command: Command): Command {
+  if (!input.sandbox || !command.announcesReady) return command;
+  const [file, args] = joinCommand(input.sandbox.group.dirs('app'), [command.file, ...command.args]);
+  return { ...command, file, args };
 }
 
 /**
@@ -195,9 +271,16 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   const command = buildCommand(input);
   mkdirSync(options.logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const log = openSync(logPath(options.logDir, input.sessionId), 'a', PRIVATE_FILE_MODE);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
+  const env: NodeJS.ProcessEnv = command.only
+    ? { PATH: process.env.PATH, ...command.env }
+    : { ...process.env, ...command.env };
   for (const name of command.drop ?? []) delete env[name];
   if (command.announcesReady) env[READY_FD_ENV] = String(READY_FD);
+  const extra = command.extra ?? [];
+  const fds = [
+    ...(command.announcesReady ? ['pipe' as const] : []),
+    ...extra.map((e) => (typeof e === 'number' ? e : ('pipe' as const))),
+  ];
   let child: ChildProcess;
   try {
     child = spawn(command.file, command.args, {
@@ -205,12 +288,20 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
       env,
       detached: true,
       // The ready line's pipe: written once, and the application survives its reader (it ignores EPIPE).
-      stdio: command.announcesReady ? ['ignore', log, log, 'pipe'] : ['ignore', log, log],
+      stdio: ['ignore', log, log, ...fds],
     });
   } finally {
-    // The child holds its own copy of the descriptor.
+    // The child holds its own copies of the descriptors.
     closeSync(log);
+    for (const fd of extra) if (typeof fd === 'number') closeSync(fd);
   }
+  const first = command.announcesReady ? READY_FD + 1 : READY_FD;
+  extra.forEach((data, i) => {
+    if (typeof data === 'number') return;
+    const pipe = child.stdio[first + i] as Socket | null | undefined;
+    pipe?.on('error', () => undefined);
+    pipe?.end(data);
+  });
   // The service must not wait for its applications to exit before it can exit itself.
   child.unref();
   // Signals go to the process group, not through this object, so its later errors carry nothing to act

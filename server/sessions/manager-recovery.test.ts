@@ -191,7 +191,7 @@ describe('session manager after a crash of the service', () => {
         ports: withPorts.record.ports,
         host: '127.0.0.1',
       },
-      { logDir },
+      { logDir, cwd: options.appCwd },
     );
     const stray = await launchApplication(
       {
@@ -200,7 +200,7 @@ describe('session manager after a crash of the service', () => {
         ports: { signaling: block + 2, media: block + 3 },
         host: '127.0.0.1',
       },
-      { logDir },
+      { logDir, cwd: options.appCwd },
     );
     pids.add(adoptable.pid).add(stray.pid);
     await waitFor('the application to be ready', async () => (await probeHealth('127.0.0.1', block)).ok);

@@ -13,6 +13,7 @@ import type { Session } from './session.ts';
 import { exitMessage, label, timeoutMessage } from './session-messages.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
+import type { ServiceSandbox } from '../runners/service-sandbox.ts';
 import type { SessionLogger } from './types.ts';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
 
@@ -35,6 +36,8 @@ export interface RuntimeContext {
   stopLater(pgid: number): void;
   /** Finds the machine's H.264 encoder; asked once, on the first H.264 launch. */
   probeH264(): Promise<H264Choice>;
+  /** Makes each session's control groups and gives its program's sandbox what it needs. */
+  sandbox: ServiceSandbox;
 }
 
 export interface SessionRuntime {
@@ -79,7 +82,6 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
     let announced: Promise<void>;
     try {
       const environment = {
-        ...context.tickets().environmentOf(record.id),
         STREAMGATE_ALLOWED_ORIGINS: context.viewerOrigins.join(','),
         // Requests saved by an older service lack the setting.
         STREAMGATE_MAX_VIEWERS: String(request.profile.settings.maxViewers ?? 8),
@@ -88,8 +90,19 @@ export function createSessionRuntime(context: RuntimeContext): SessionRuntime {
         // Its recent still (still-files.ts), removed below when the application exits.
         ...stillEnvironment(stillDirBeside(context.logDir), record.id),
       };
+      // Its control groups, made afresh for each start (the limits hold from its first process on).
+      const group = context.sandbox.group(record.id, request.profile.settings.limits);
+      const seccomp = context.sandbox.seccomp;
       const child = await launchApplication(
-        { sessionId: record.id, request, ports, host: context.publicHost, environment },
+        {
+          sessionId: record.id,
+          request,
+          ports,
+          host: context.publicHost,
+          environment,
+          secret: context.tickets().secretOf(record.id),
+          ...(group && seccomp ? { sandbox: { group, seccomp } } : {}),
+        },
         { logDir: context.logDir, cwd: context.appCwd },
       );
       announced = announcedReady(child);

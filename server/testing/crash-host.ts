@@ -13,9 +13,14 @@ import type { PersistedSession } from '../sessions/saved-session.ts';
 import { createSessionManager } from '../sessions/manager.ts';
 import { standInRequest } from './session-support.ts';
 import type { SessionManagerOptions, SessionRecord } from '../sessions/types.ts';
+import { ServiceSandbox } from '../runners/service-sandbox.ts';
 
 const [optionsText, flagsText, readyText] = process.argv.slice(2);
-const options = JSON.parse(optionsText ?? '{}') as SessionManagerOptions;
+// A sandbox does not travel as JSON: the crashing host runs its stand-ins as the tests of scheduling do.
+const options: SessionManagerOptions = {
+  ...(JSON.parse(optionsText ?? '{}') as Omit<SessionManagerOptions, 'sandbox'>),
+  sandbox: ServiceSandbox.unsandboxedForTests(),
+};
 const flags = JSON.parse(flagsText ?? '[]') as string[][];
 const readyCount = Number(readyText ?? 0);
 const startedCount = Number(process.argv[5] ?? 0);

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { canBind } from '../sessions/port-pool.ts';
+import { ServiceSandbox } from '../runners/service-sandbox.ts';
+import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../catalog/model.ts';
 import type { SessionManager, SessionManagerOptions, SessionRequest } from '../sessions/types.ts';
 
@@ -23,15 +25,15 @@ export const testSettings: ProfileSettings = {
   idleTimeoutMs: 600_000,
   maxViewers: 8,
   warm: 0,
+  gpus: 1,
+  limits: { cpus: 1, memoryMb: 4096, pids: 512 },
 };
 
 /** The launch command of the stand-in application, its ports and host left to the manager to fill in. */
 export function standInCommand(flags: string[] = []): string[] {
   return [
     process.execPath,
-    '--import',
-    'tsx',
-    'server/testing/stand-in.ts',
+    STAND_IN_FILE,
     '--session-id',
     '{session_id}',
     '--signaling-port',
@@ -80,6 +82,9 @@ export function testOptions(dataDir: string, first: number, last: number): Sessi
     stopGraceMs: 1_000,
     readyPollMs: 50,
     healthPollMs: 100,
+    sandbox: ServiceSandbox.unsandboxedForTests(),
+    // The stand-in is there (stand-in-bundle.ts).
+    appCwd: standInDir(),
   };
 }
 

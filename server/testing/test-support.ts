@@ -12,12 +12,14 @@ import { parseCatalog } from '../catalog/load-catalog.ts';
 import type { ServiceConfig } from '../config.ts';
 import { createSessionManager } from '../sessions/manager.ts';
 import { standInCommand, testOptions } from './session-support.ts';
+import { STAND_IN_FILE } from './stand-in-bundle.ts';
 import type { SessionManager, SessionManagerOptions } from '../sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
 export function standInCatalog(flags: string[] = []): string {
   const command = standInCommand(flags);
-  const launch = `launch: {command: ${JSON.stringify(command)}}`;
+  // files: a service that sandboxes it finds the stand-in beside the catalog (copyStandInTo).
+  const launch = `launch: {command: ${JSON.stringify(command)}, files: [${STAND_IN_FILE}]}`;
   return `applications:
   - id: usd-viewer
     name: USD Viewer
@@ -40,7 +42,7 @@ export function standInCatalog(flags: string[] = []): string {
     description: Becomes ready, then exits.
     tags: [test]
     versions:
-      - {version: 1.0.0, description: Exits., launch: {command: ${JSON.stringify([...command, '--exit-after-ms', '400'])}}}
+      - {version: 1.0.0, description: Exits., launch: {command: ${JSON.stringify([...command, '--exit-after-ms', '400'])}, files: [${STAND_IN_FILE}]}}
 profiles:
   - id: default
     name: Default

@@ -6,13 +6,11 @@
  * the clipboard both ways.
  */
 import type { ChildProcess } from 'node:child_process';
-import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { resizedTo, type StreamerOptions } from '../args.ts';
 import { bandwidthOf, chooseEncoder, Encoder } from '../encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
-import { spawnIsolated } from '../spawn-isolated.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../stream-server.ts';
-import { READY_FD_ENV } from '../../protocol/ready-line.ts';
+import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
 import { ResizeThrottle } from '../resize-throttle.ts';
 import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
@@ -52,14 +50,24 @@ export async function startDisplayHost(
   options: StreamerOptions,
   program: Program,
   log: (line: string) => void,
+  sandboxing: SandboxSettings,
 ): Promise<DisplayHost> {
-  const x = await startXServer(options.maxWidth, options.maxHeight, log);
+  // The sandbox is made while the X server starts; a machine that cannot make one runs no program.
+  const sandboxReady = prepareProgramSandbox(options.sessionId, options.signalingPort, sandboxing);
+  const [x, sandbox] = await Promise.all([
+    startXServer(options.maxWidth, options.maxHeight, log),
+    sandboxReady,
+  ]).catch(async (error: unknown) => {
+    await sandboxReady.then((made) => made.close()).catch(() => undefined);
+    throw error;
+  });
   let client: XClient;
   try {
     process.env.XAUTHORITY = x.authFile;
     client = await XClient.connect(x.display);
   } catch (error) {
     await x.stop();
+    await sandbox.close();
     throw error;
   }
   let size = { width: options.width, height: options.height, fps: options.fps };
@@ -77,20 +85,14 @@ export async function startDisplayHost(
   let ready = false;
   const untilReady = Promise.all([firstWindow, capturing]).then(() => void (ready = true));
 
-  // Started first, so that its start-up overlaps the stream server's and the encoder's.
-  // The program sees the display and its own settings, never the viewer secret.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...program.env,
-    DISPLAY: x.display,
-    XAUTHORITY: x.authFile,
-  };
-  delete env[SECRET_ENV];
-  delete env[READY_FD_ENV];
-  delete env.STREAMGATE_STILL_PATH;
-  const [file, ...args] = program.command as [string, ...string[]];
+  // Started first, so that its start-up overlaps the stream server's and the encoder's. The program sees its
+  // display and its own settings in its sandbox, nothing of this process's environment.
+  const [file] = program.command as [string, ...string[]];
   const tail = new Tail();
-  const child: ChildProcess = spawnIsolated(file, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
+  const child: ChildProcess = sandbox.spawn(program.command, program.env, {
+    socket: x.socket,
+    authFile: x.authFile,
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     tail.add(chunk);
     process.stderr.write(chunk);
@@ -181,6 +183,7 @@ export async function startDisplayHost(
     child.kill('SIGKILL');
     client.close();
     await x.stop();
+    await sandbox.close();
     throw error;
   }
   client.on('clipboard', (text) =>
@@ -226,6 +229,7 @@ export async function startDisplayHost(
     client.close();
     await stream.close();
     await x.stop();
+    await sandbox.close();
     throw error;
   }
   pointerAt = (px, py) => {
@@ -261,7 +265,9 @@ export async function startDisplayHost(
     child.once('exit', (code, signal) => {
       const last = tail.lines(3);
       if (code === 0) return resolve({ code: 0, reason: `${file} exited` });
-      const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+      const ending = sandbox.ending(code, signal);
+      if (ending.outOfMemory) return resolve({ code: 1, reason: `${file} ${ending.outOfMemory}` });
+      const how = ending.signal ? `was stopped by ${ending.signal}` : `exited with code ${code}`;
       resolve({ code: 1, reason: `${file} ${how}${last ? `; its last output: ${last}` : ''}` });
     });
     void x.exited.then((reason) => resolve({ code: 1, reason }));
@@ -287,6 +293,7 @@ export async function startDisplayHost(
         client.close();
         await stream.close();
         await x.stop();
+        await sandbox.close();
       })();
       return closing;
     },

@@ -1,12 +1,12 @@
 /**
  * Entry point of the display host: `node --import tsx streamer/display/main.ts <flags> -- program args...`,
  * with the flags of the sample application (streamer/args.ts) and the program's own environment in
- * STREAMGATE_PROGRAM_ENV (JSON). It exits when the program does: 0 when the program exited 0, else 1,
+ * STREAMGATE_PROGRAM_ENV (JSON) and its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts). It exits when the program does: 0 when the program exited 0, else 1,
  * after a last line saying why. Everything it started (display, program, encoder) stops with it.
  */
-import { SECRET_ENV } from '../../protocol/viewer-ticket.ts';
 import { ArgumentError, parseArgs } from '../args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
+import { SANDBOX_ENV, sandboxSettings } from './program-sandbox.ts';
 import { installStop, servingLine } from '../lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
@@ -23,11 +23,12 @@ const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
 let options;
 let program;
+let sandboxing;
 try {
   if (split < 0 || split === argv.length - 1) throw new ArgumentError('Name the program after --.');
   options = parseArgs(argv.slice(0, split), process.env);
   program = { command: argv.slice(split + 1), env: programEnv(process.env.STREAMGATE_PROGRAM_ENV) };
-  delete process.env[SECRET_ENV];
+  sandboxing = sandboxSettings(process.env[SANDBOX_ENV]);
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(2);
@@ -37,7 +38,7 @@ let host: DisplayHost | null = null;
 const stop = installStop({ log, graceMs: 5_000 }, () => host?.close() ?? Promise.resolve());
 
 try {
-  host = await startDisplayHost(options, program, log);
+  host = await startDisplayHost(options, program, log, sandboxing);
   log(servingLine(options, host.signalingPort));
   const { code, reason } = await host.done;
   stop(code, reason);

@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -23,6 +24,8 @@ import { spawnIsolated } from '../spawn-isolated.ts';
 export interface XServer {
   /** `:N` */
   display: string;
+  /** The display's socket in the file system (a sandbox binds it; its abstract twin stays in this network namespace). */
+  socket: string;
   /** The Xauthority file every client of this display reads (XAUTHORITY). */
   authFile: string;
   pid: number;
@@ -110,6 +113,74 @@ export function removeLeftovers(n: number, pid: number): void {
 }
 
 /**
+ * At the service's start: what X servers of display hosts killed outright left behind (their lock files and
+ * sockets, cookie folders and framebuffer folders), wherever no live process still uses it. Returns what it removed.
+ */
+export function sweepStaleDisplays(): string[] {
+  const removed: string[] = [];
+  const inUse = commandLines();
+  const sweep = (dir: string, prefix: string) => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((name) => name.startsWith(prefix));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const full = path.join(dir, name);
+      if (inUse.some((line) => line.includes(full))) continue;
+      rmSync(full, { recursive: true, force: true });
+      removed.push(full);
+    }
+  };
+  sweep(tmpdir(), 'streamgate-x-');
+  sweep('/dev/shm', 'streamgate-fb-');
+  for (const name of readdirSafe('/tmp')) {
+    const lock = /^\.X(\d+)-lock$/.exec(name);
+    if (!lock) continue;
+    const n = Number(lock[1]);
+    // A lock whose server is gone is stale, whoever made it; a live server's is left alone.
+    const holder = Number(readFileSafe(`/tmp/${name}`).trim());
+    if (Number.isFinite(holder) && holder > 0 && processExists(holder)) continue;
+    removeLeftovers(n, NaN);
+    removed.push(`/tmp/${name}`);
+  }
+  return removed;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readFileSafe(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The command lines of every process, where /proc tells. */
+function commandLines(): string[] {
+  return readdirSafe('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readFileSafe(`/proc/${name}/cmdline`).split('\0').join(' '));
+}
+
+/**
  * Opens the framebuffer file of the server that writes into `dir`, then removes the file and `dir`: the
  * server's mapping and this descriptor keep the pixels, and nothing is left behind however the two end.
  */
@@ -191,6 +262,7 @@ export async function startXServer(
   let stopping: Promise<void> | undefined;
   return {
     display: `:${number}`,
+    socket: `/tmp/.X11-unix/X${number}`,
     authFile,
     pid,
     framebuffer,

@@ -1,0 +1,137 @@
+/**
+ * Where the display host runs its program: always in a sandbox (sandbox/bwrap.ts), never bare. The service
+ * says how in STREAMGATE_SANDBOX (JSON, nothing secret in it): the network, the GPU, the catalog's files, the
+ * limits, the control group it made for the program and its compiled seccomp filter. A host started by hand
+ * (tests, benchmarks) makes what the service did not give: a control group of its own, removed when it ends,
+ * with the default limits, and a filter of its own.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
+import {
+  DEFAULT_LIMITS,
+  findHierarchy,
+  oomKillsIn,
+  SessionCgroup,
+  type CgroupLimits,
+} from '../../sandbox/cgroups.ts';
+import { findSandboxKit } from '../../sandbox/availability.ts';
+import { spawnIsolated } from '../spawn-isolated.ts';
+
+/** The environment variable of the service's settings (SandboxSettings as JSON). */
+export const SANDBOX_ENV = 'STREAMGATE_SANDBOX';
+
+/** What the service decides for a session's program. */
+export interface SandboxSettings {
+  network: boolean;
+  gpu: boolean;
+  files?: { root: string; names: string[] };
+  limits: CgroupLimits;
+  /** The program's control-group folders, made by the service (which removes them when the session ends). */
+  cgroup?: string[];
+  /** The service's compiled seccomp filter, a file only the service's user reads. */
+  seccompFile?: string;
+}
+
+/** The program's sandbox, ready to start it. */
+export interface ProgramSandbox {
+  /** Starts `command` on the display whose socket and Xauthority are given; stdout inherited, stderr piped. */
+  spawn(
+    command: string[],
+    env: Record<string, string>,
+    display: { socket: string; authFile: string },
+  ): ChildProcess;
+  /** Why the program ended, in words, from bwrap's exit status (128 + signal) and the memory limit's kills. */
+  ending(
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): { signal: NodeJS.Signals | null; outOfMemory: string | null };
+  /** Removes what this host made itself (its control group, killing what is left in it). */
+  close(): Promise<void>;
+}
+
+/** Reads STREAMGATE_SANDBOX; throws a sentence when it is not valid. */
+export function sandboxSettings(raw: string | undefined): SandboxSettings {
+  const defaults: SandboxSettings = { network: false, gpu: false, limits: { ...DEFAULT_LIMITS } };
+  if (raw === undefined || raw === '') return defaults;
+  const parsed = JSON.parse(raw) as Partial<SandboxSettings>;
+  return { ...defaults, ...parsed, limits: { ...DEFAULT_LIMITS, ...parsed.limits } };
+}
+
+/**
+ * Prepares the sandbox of session `sessionId`'s program; rejects with the sentence that says why real programs
+ * cannot run here.
+ */
+export async function prepareProgramSandbox(
+  sessionId: string,
+  signalingPort: number,
+  settings: SandboxSettings,
+): Promise<ProgramSandbox> {
+  let seccomp: Buffer;
+  let own: SessionCgroup | null = null;
+  let dirs = settings.cgroup;
+  if (settings.seccompFile && dirs) {
+    seccomp = readFileSync(settings.seccompFile);
+  } else {
+    const kit = await findSandboxKit();
+    if (typeof kit === 'string') throw new Error(`real programs cannot run here: ${kit}`);
+    seccomp = kit.seccomp;
+    if (!dirs) {
+      const hierarchy = findHierarchy();
+      if (typeof hierarchy === 'string') throw new Error(`real programs cannot run here: ${hierarchy}`);
+      own = new SessionCgroup(hierarchy, `host-${sessionId}`);
+      own.create(settings.limits);
+      dirs = own.dirs('program');
+    }
+  }
+  const group = dirs;
+  /** Kills by the kernel for memory, before this program started (a restarted host shares none). */
+  const oomKills = () => oomKillsIn(group);
+  const before = oomKills();
+  return {
+    spawn(command, env, display) {
+      const launch = sandboxLaunch({
+        command,
+        env,
+        uid: sessionUid(signalingPort),
+        seccomp,
+        cgroup: group,
+        display: { socket: display.socket, xauthority: readFileSync(display.authFile) },
+        files: settings.files,
+        network: settings.network,
+        gpu: settings.gpu,
+      });
+      const child = spawnIsolated(launch.file, launch.args, {
+        stdio: [
+          'ignore',
+          'inherit',
+          'pipe',
+          ...launch.extra.map((e) => (typeof e === 'number' ? e : ('pipe' as const))),
+        ],
+      });
+      launch.extra.forEach((data, i) => {
+        if (typeof data === 'number') return closeSync(data);
+        const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null;
+        pipe?.on('error', () => undefined);
+        pipe?.end(data);
+      });
+      return child;
+    },
+    ending(code, signal) {
+      // bwrap ends with 128 + the signal that ended its program.
+      const bySignal =
+        signal ??
+        (code !== null && code > 128
+          ? ((Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] as NodeJS.Signals) ??
+            null)
+          : null);
+      const outOfMemory =
+        oomKills() > before ? `ran out of its ${settings.limits.memoryMb} MB of memory` : null;
+      return { signal: bySignal, outOfMemory };
+    },
+    async close() {
+      await own?.destroy();
+    },
+  };
+}
