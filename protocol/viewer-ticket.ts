@@ -7,13 +7,23 @@
  * jose: maintained, dependency-free, the same code in Node and browsers, and it checks the algorithm,
  * audience, subject and expiry itself, which is where hand-written token code usually goes wrong.
  */
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export type TicketScope = 'control' | 'watch';
 export const TICKET_SCOPES: readonly TicketScope[] = ['control', 'watch'];
 
-/** Who a ticket is for: the `aud` of every ticket. */
+/**
+ * The longest a control ticket lives, whatever is asked: long enough to connect (the portal asks for a new
+ * one at each connection). An application also refuses a control ticket older than this, whatever its expiry.
+ */
+export const CONTROL_TICKET_MAX_S = 120;
+
+/** Who a ticket is for: the `aud` of every viewer ticket. */
 const AUDIENCE = 'streamgate-viewer';
+/** The `aud` of the service's own tickets (`signServiceTicket`), which no viewer ticket has. */
+const SERVICE_AUDIENCE = 'streamgate-service';
+/** How long a service ticket lives: one call of the service to its application. */
+const SERVICE_TTL_S = 30;
 /** A ticket's size is bounded before any parsing: these are ~250 characters. */
 const MAX_TICKET_LENGTH = 2048;
 
@@ -32,19 +42,40 @@ export interface TicketGrant {
   scope: TicketScope;
   /** Seconds since the epoch. */
   expiresAt: number;
+  /**
+   * When it was issued, in milliseconds since the epoch (its `issued_ms`, else its `iat`): stopping sharing
+   * refuses the watch tickets issued until then.
+   */
+  issuedMs: number;
+  /** Its id: a control ticket serves one connection, which the application remembers by it. */
+  jti: string;
 }
 
-/** Signs a ticket for `sessionId` and `scope`, valid for `ttlS` seconds from now. */
+/** What the service tells its application with a service ticket (`POST /sharing/stop` on the signaling port). */
+export interface ServiceOrder {
+  /** Watch tickets issued at or before this (ms since the epoch) are refused, and their viewers dropped. */
+  watchCutoffMs: number;
+  jti: string;
+  /** Seconds since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * Signs a ticket for `sessionId` and `scope`, valid for `ttlS` seconds from `now`. `issuedMs` (default `now`)
+ * is the issue time a stop of sharing compares: the service gives a later one to tickets issued in the
+ * millisecond of a stop.
+ */
 export async function signTicket(
   secret: Uint8Array,
   sessionId: string,
   scope: TicketScope,
   ttlS: number,
   now = Date.now(),
+  issuedMs = now,
 ): Promise<IssuedTicket> {
   const issuedAt = Math.floor(now / 1000);
   const expiresAt = issuedAt + Math.max(1, Math.floor(ttlS));
-  const ticket = await new SignJWT({ scope })
+  const ticket = await new SignJWT({ scope, issued_ms: issuedMs })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sessionId)
     .setAudience(AUDIENCE)
@@ -55,23 +86,77 @@ export async function signTicket(
   return { ticket, scope, expires_at: new Date(expiresAt * 1000).toISOString() };
 }
 
-/** The grant of `ticket` for `sessionId`, or null when it is malformed, forged, expired or another's. */
+/**
+ * The grant of `ticket` for `sessionId` at `now`, or null when it is malformed, forged, expired or another's.
+ * Whether it was used already is the application's to know (streamer/viewer-access.ts).
+ */
 export async function verifyTicket(
   secret: Uint8Array,
   sessionId: string,
   ticket: string,
+  now = Date.now(),
 ): Promise<TicketGrant | null> {
+  const payload = await verified(secret, sessionId, ticket, AUDIENCE, now);
+  const scope = payload?.scope;
+  if (!payload || (scope !== 'control' && scope !== 'watch')) return null;
+  const issuedMs = Number.isFinite(payload.issued_ms) ? (payload.issued_ms as number) : payload.iat! * 1000;
+  return { scope, expiresAt: payload.exp!, issuedMs, jti: payload.jti! };
+}
+
+/**
+ * A ticket of the service itself, never issued to people: it orders `sessionId`'s application to refuse the
+ * watch tickets issued at or before `watchCutoffMs` and to drop their viewers. It lives 30 s and, like a
+ * control ticket, is good for one use.
+ */
+export function signServiceTicket(
+  secret: Uint8Array,
+  sessionId: string,
+  watchCutoffMs: number,
+  now = Date.now(),
+): Promise<string> {
+  const issuedAt = Math.floor(now / 1000);
+  return new SignJWT({ scope: 'service', watch_cutoff_ms: watchCutoffMs })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sessionId)
+    .setAudience(SERVICE_AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + SERVICE_TTL_S)
+    .setJti(crypto.randomUUID())
+    .sign(secret);
+}
+
+/** The order a service ticket carries, or null when it is not a valid service ticket of `sessionId`. */
+export async function verifyServiceTicket(
+  secret: Uint8Array,
+  sessionId: string,
+  ticket: string,
+  now = Date.now(),
+): Promise<ServiceOrder | null> {
+  const payload = await verified(secret, sessionId, ticket, SERVICE_AUDIENCE, now);
+  const cutoff = payload?.watch_cutoff_ms;
+  if (!payload || payload.scope !== 'service' || typeof cutoff !== 'number' || !Number.isFinite(cutoff))
+    return null;
+  return { watchCutoffMs: cutoff, jti: payload.jti!, expiresAt: payload.exp! };
+}
+
+/** The claims of a well-signed, unexpired ticket of `sessionId` for `audience` with an id, or null. */
+async function verified(
+  secret: Uint8Array,
+  sessionId: string,
+  ticket: string,
+  audience: string,
+  now: number,
+): Promise<JWTPayload | null> {
   if (ticket.length === 0 || ticket.length > MAX_TICKET_LENGTH) return null;
   try {
     const { payload } = await jwtVerify(ticket, secret, {
       algorithms: ['HS256'],
-      audience: AUDIENCE,
+      audience,
       subject: sessionId,
-      requiredClaims: ['exp', 'scope'],
+      requiredClaims: ['exp', 'iat', 'jti', 'scope'],
+      currentDate: new Date(now),
     });
-    const scope = payload.scope;
-    if (scope !== 'control' && scope !== 'watch') return null;
-    return { scope, expiresAt: payload.exp as number };
+    return typeof payload.jti === 'string' ? payload : null;
   } catch (error) {
     if (error instanceof errors.JOSEError) return null;
     throw error;

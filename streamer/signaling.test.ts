@@ -188,6 +188,7 @@ async function withStubServer(
       offer: () => Promise.reject(new Error('not used')),
       remove: () => 'unknown',
       health: () => null,
+      stopSharing: async (ticket) => (granted && ticket === 'service.ticket' ? 2 : null),
     },
     { allowedOrigins: null },
   );
@@ -241,6 +242,24 @@ describe('a refused offer', () => {
       // Without "close", a client that keeps connections alive reuses this one, which the server has ended:
       // its next request fails with "other side closed" (seen once in CI).
       expect(answer).toEqual({ status: 401, connection: 'close' });
+    });
+  });
+});
+
+describe("the service's stop of sharing", () => {
+  it('answers POST /sharing/stop with the watchers dropped for a service ticket, and 401 or 405 otherwise', async () => {
+    await withStubServer('control', async (port) => {
+      const stop = (headers: Record<string, string>, method = 'POST') =>
+        fetch(`http://127.0.0.1:${port}/sharing/stop`, { method, headers });
+      const done = await stop({ Authorization: 'Bearer service.ticket' });
+      expect(done.status).toBe(200);
+      expect(await done.json()).toEqual({ watchers_dropped: 2 });
+      // A viewer ticket, however good for watching, is not the service's.
+      const refused = await stop({ Authorization: 'Bearer viewer.ticket' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await stop({})).status).toBe(401);
+      expect((await stop({ Authorization: 'Bearer service.ticket' }, 'GET')).status).toBe(405);
     });
   });
 });

@@ -52,6 +52,11 @@ export interface WhepBackend {
   remove(id: string, ticket: string | null): 'removed' | 'unknown' | 'other';
   /** Null until frames are being encoded. */
   health(): Health | null;
+  /**
+   * The service stops the sharing (POST /sharing/stop, a service ticket in `Authorization: Bearer`): the
+   * watchers dropped, or null when the ticket is not the service's.
+   */
+  stopSharing(ticket: string | null): Promise<number | null>;
 }
 
 export interface SignalingOptions {
@@ -77,8 +82,8 @@ export class HttpError extends Error {
   }
 }
 
-/** RFC 9725 section 4.5: a missing or invalid ticket learns nothing but that one is needed. */
-const unauthorized = () => new HttpError(401, '', { 'WWW-Authenticate': 'Bearer' });
+/** RFC 9725 section 4.5: a missing, invalid, spent or revoked ticket learns nothing but that one is needed. */
+export const unauthorized = () => new HttpError(401, '', { 'WWW-Authenticate': 'Bearer' });
 
 /** Reads the body as text, refusing more than MAX_BODY_BYTES (413) without buffering the rest. */
 function readBody(req: IncomingMessage): Promise<string> {
@@ -164,6 +169,14 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
       if (sdp.trim().length === 0) throw new HttpError(400, 'The body is empty; send an SDP offer.');
       const { id, answer } = await backend.offer(sdp, scope, ticket, req.socket.remoteAddress);
       send(req, res, 201, answer, 'application/sdp', { Location: `/whep/${id}` });
+      return;
+    }
+    if (url.pathname === '/sharing/stop') {
+      // The service's call, never a person's: only a service ticket of this session is taken.
+      if (method !== 'POST') throw new HttpError(405, 'Use POST on /sharing/stop.');
+      const dropped = await backend.stopSharing(ticket);
+      if (dropped === null) throw unauthorized();
+      send(req, res, 200, JSON.stringify({ watchers_dropped: dropped }), 'application/json');
       return;
     }
     const resource = /^\/whep\/([A-Za-z0-9-]{1,64})$/.exec(url.pathname);

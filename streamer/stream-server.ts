@@ -5,13 +5,13 @@
  * What the application draws, and what it does with input and messages, is its own.
  */
 import type { Server } from 'node:http';
-import { verifyTicket } from '../protocol/viewer-ticket.ts';
 import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
 import type { Codec } from './encoder.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
-import { createSignalingServer, HttpError, type Health } from './signaling.ts';
+import { createSignalingServer, type Health } from './signaling.ts';
+import { ViewerAccess } from './viewer-access.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
@@ -110,6 +110,8 @@ export async function startStreamServer(
   const viewers = new Map<string, Viewer>();
   const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
   const secret = options.viewerSecret;
+  // Tickets (a control ticket serves one connection), the stop of sharing and the viewer limits.
+  const access = new ViewerAccess({ sessionId: options.sessionId, secret, maxViewers: options.maxViewers });
   if (!secret) log('no viewer secret was given: any viewer that reaches the signaling port is accepted');
   // Messages dropped from every viewer so far; each viewer's first drop of a kind is logged.
   const dropped = noDrops();
@@ -150,26 +152,21 @@ export async function startStreamServer(
 
   const server: Server = createSignalingServer(
     {
-      async authorize(ticket) {
-        if (!secret) return 'control';
-        if (ticket === null) return null;
-        return (await verifyTicket(secret, options.sessionId, ticket))?.scope ?? null;
-      },
+      authorize: (ticket) => access.check(ticket),
       async offer(sdp, scope, ticket, peer) {
         const began = performance.now();
         const info = parseOffer(sdp, options.codec ?? 'vp8');
-        if (mediaPort.count >= options.maxViewers) {
-          throw new HttpError(
-            503,
-            `This session already has ${options.maxViewers} viewers, its most; try again when one leaves.`,
-            { 'Retry-After': '10' },
-          );
-        }
-        await mediaPort.acquire();
+        const admission = await access.admit(ticket, scope);
+        await mediaPort.acquire().catch((error: unknown) => {
+          admission.refund();
+          throw error;
+        });
         let released = false;
         const release = () => {
-          if (!released) mediaPort.release();
+          if (released) return;
           released = true;
+          mediaPort.release();
+          admission.leave();
         };
         const watchOnly = scope === 'watch';
         let joined;
@@ -189,10 +186,12 @@ export async function startStreamServer(
           );
         } catch (error) {
           release();
+          admission.refund();
           throw error;
         }
         const { viewer, answer } = joined;
         viewers.set(viewer.id, viewer);
+        admission.attach(() => viewer.close());
         app.onViewers?.(viewers.size);
         const ms = Math.round(performance.now() - began);
         log(
@@ -208,6 +207,12 @@ export async function startStreamServer(
         return 'removed';
       },
       health,
+      stopSharing: async (ticket) => {
+        const dropped = await access.stopSharing(ticket);
+        if (dropped !== null)
+          log(`sharing stopped: earlier watch tickets refused, ${dropped} watchers dropped`);
+        return dropped;
+      },
     },
     { allowedOrigins: options.allowedOrigins },
   );
