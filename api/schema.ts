@@ -158,10 +158,14 @@ export interface paths {
         put?: never;
         /**
          * Issue a viewer ticket - extension
-         * @description A ticket lets one viewer connect to the session's application (`Authorization: Bearer` on its `POST /whep`). `control` tickets last until the viewer has connected; `watch` tickets may last as long as the session and give video only. The session's owner or an admin only.
+         * @description A ticket lets a viewer connect to the session's application (`Authorization: Bearer` on its `POST /whep`). A `control` ticket serves one connection and lasts at most 120 s, whatever `ttl_s` asks; a `watch` ticket may last as long as the session, serves any number of connections, and gives video only, until the sharing is stopped (`DELETE /stream/{session_id}/tickets`). The session's owner or an admin only.
          */
         post: operations["createTicket"];
-        delete?: never;
+        /**
+         * Stop sharing a session - extension
+         * @description Every `watch` ticket issued so far stops working, and the application drops the viewers they made; tickets issued afterwards work. Control tickets are not concerned: each serves one connection. A session not ready yet is told once it is. The session's owner or an admin only.
+         */
+        delete: operations["stopSharing"];
         options?: never;
         head?: never;
         patch?: never;
@@ -278,7 +282,7 @@ export interface components {
              * @enum {string}
              */
             scope: "control" | "watch";
-            /** @description Seconds the ticket lasts; never past the session's lifetime. */
+            /** @description Seconds the ticket lasts; never past the session's lifetime, and never more than 120 for a `control` ticket. */
             ttl_s?: number;
         };
         Capacity: {
@@ -832,6 +836,46 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    stopSharing: {
+        parameters: {
+            query: {
+                /** @description The tickets to revoke; only `watch` tickets can be. */
+                scope: "watch";
+            };
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sharing is stopped. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description The application did not answer; links shared so far may still work there. Try again: each try tells it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
         };
     };
     getSessionStill: {

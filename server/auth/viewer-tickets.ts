@@ -8,8 +8,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  CONTROL_TICKET_MAX_S,
   encodeSecret,
   SECRET_ENV,
+  signServiceTicket,
   signTicket,
   type IssuedTicket,
   type TicketScope,
@@ -18,8 +20,11 @@ import {
 const KEY_FILE = 'viewer-ticket.key';
 const KEY_BYTES = 32;
 
-/** A control ticket only has to last until its viewer has connected (reconnects ask for a new one). */
-export const CONTROL_TTL_S = 120;
+/**
+ * A control ticket only has to last until its viewer has connected (reconnects ask for a new one): this long
+ * by default, and at most, whatever `ttl_s` asks.
+ */
+export const CONTROL_TTL_S = CONTROL_TICKET_MAX_S;
 
 export class ViewerTickets {
   private constructor(private readonly key: Buffer) {}
@@ -66,8 +71,18 @@ export class ViewerTickets {
     return { [SECRET_ENV]: encodeSecret(this.secretOf(sessionId)) };
   }
 
-  /** A ticket for `sessionId`, valid `ttlS` seconds. */
-  issue(sessionId: string, scope: TicketScope, ttlS: number): Promise<IssuedTicket> {
-    return signTicket(this.secretOf(sessionId), sessionId, scope, ttlS);
+  /**
+   * A ticket for `sessionId`, valid `ttlS` seconds (a control ticket never more than CONTROL_TTL_S). `issuedMs`:
+   * the issue time a stop of sharing compares, when it must be later than now (see `SessionManager.stopSharing`).
+   */
+  issue(sessionId: string, scope: TicketScope, ttlS: number, issuedMs?: number): Promise<IssuedTicket> {
+    const life = scope === 'control' ? Math.min(ttlS, CONTROL_TTL_S) : ttlS;
+    const now = Date.now();
+    return signTicket(this.secretOf(sessionId), sessionId, scope, life, now, Math.max(now, issuedMs ?? now));
+  }
+
+  /** The service's order to `sessionId`'s application: refuse watch tickets issued until `cutoffMs`. */
+  serviceTicket(sessionId: string, cutoffMs: number): Promise<string> {
+    return signServiceTicket(this.secretOf(sessionId), sessionId, cutoffMs);
   }
 }

@@ -61,6 +61,12 @@ describe('POST /api/stream/{id}/tickets', () => {
     expect(Date.parse(asked.expires_at) - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
+  it('never makes a control ticket last more than two minutes, whatever is asked', async () => {
+    const res = await ask(sessionId, 'alice', { scope: 'control', ttl_s: 604_800 });
+    expect(res.statusCode).toBe(201);
+    expect(Date.parse(res.json().expires_at) - Date.now()).toBeLessThanOrEqual(120_000);
+  });
+
   it('refuses everyone but the owner and admins, unknown sessions and bad bodies', async () => {
     expect((await ask(sessionId, 'bob')).statusCode).toBe(403);
     expect((await ask(sessionId, 'vera')).statusCode).toBe(403);
@@ -86,6 +92,38 @@ describe('POST /api/stream/{id}/tickets', () => {
     expect(malformed.json().detail).toEqual([expect.objectContaining({ loc: ['path', 'session_id'] })]);
   });
 
+  it('stops the sharing for the owner and admins: watch tickets issued afterwards are issued later than the stop', async () => {
+    const stop = (id: string, user?: User, query = '?scope=watch') =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/stream/${id}/tickets${query}`,
+        ...(user ? { headers: bearer(user) } : {}),
+      });
+    const issuedMs = async (ticket: string) => {
+      const tickets = await ViewerTickets.open(t.dataDir);
+      return (await verifyTicket(tickets.secretOf(sessionId), sessionId, ticket))!.issuedMs;
+    };
+    const before = await issuedMs((await ask(sessionId, 'alice', { scope: 'watch' })).json().ticket);
+    const stopped = await stop(sessionId, 'alice');
+    expect(stopped.statusCode).toBe(204);
+    expect((await stop(sessionId, 'ada')).statusCode).toBe(204);
+    const after = await issuedMs((await ask(sessionId, 'alice', { scope: 'watch' })).json().ticket);
+    expect(after).toBeGreaterThan(before);
+
+    expect((await stop(sessionId, 'bob')).statusCode).toBe(403);
+    expect((await stop(sessionId, 'vera')).statusCode).toBe(403);
+    expect((await stop(sessionId)).statusCode).toBe(403);
+    expect((await stop(crypto.randomUUID(), 'alice')).statusCode).toBe(404);
+    // Only watch tickets can be revoked: a control ticket serves one connection anyway.
+    const control = await stop(sessionId, 'alice', '?scope=control');
+    expect(control.statusCode).toBe(422);
+    expect(control.json().detail[0].loc).toEqual(['query', 'scope']);
+    expect((await stop(sessionId, 'alice', '')).json().detail[0].loc).toEqual(['query', 'scope']);
+    // A stranger learns nothing from a bad query.
+    expect((await stop(sessionId, 'bob', '')).statusCode).toBe(403);
+    expect((await stop('not-a-session', 'alice')).json().detail[0].loc).toEqual(['path', 'session_id']);
+  });
+
   it('answers 410 for a failed session', async () => {
     const created = await t.app.inject({
       method: 'POST',
@@ -98,5 +136,11 @@ describe('POST /api/stream/{id}/tickets', () => {
     while (t.manager.get(id)?.state !== 'failed' && Date.now() < deadline) await sleep(50);
     expect((await ask(id, 'alice')).statusCode).toBe(410);
     expect((await ask(id, 'alice', { scope: 'admin' })).statusCode).toBe(410);
+    const stop = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/stream/${id}/tickets?scope=watch`,
+      headers: bearer('alice'),
+    });
+    expect(stop.statusCode).toBe(410);
   });
 });

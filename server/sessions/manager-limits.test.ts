@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { probeHealth } from './health-probe.ts';
 import { useManagerHarness } from '../testing/manager-harness.ts';
 import { sessionProcesses, standInRequest, waitFor } from '../testing/session-support.ts';
+import type { SessionRecord } from './types.ts';
 
 // This file's ports: 48140-48149.
 const FIRST = 48140;
@@ -72,6 +73,30 @@ describe('session manager: failures and limits', () => {
     expect(m.get(created.id)?.message).toBe('USD Viewer 1.2.0 could not be started');
     const next = await m.create(standInRequest());
     expect(next.message).toBe('Starting USD Viewer 1.2.0');
+  });
+
+  it('stops the sharing: a ready application is told at once, a queued one once ready, and a deaf one is a 503', async () => {
+    const m = await setup({ capacity: 2, queueLimit: 2 });
+    const stops = async (record: SessionRecord) => {
+      const health = await fetch(`http://127.0.0.1:${record.ports!.signaling}/health`);
+      return ((await health.json()) as { sharingStops: number }).sharingStops;
+    };
+    const deaf = await m.create(standInRequest(['--refuse-sharing-stop']));
+    const told = await m.create(standInRequest());
+    const queued = await m.create(standInRequest());
+    expect(await m.stopSharing(queued.id)).toEqual({ watchersDropped: 0 });
+    const running = await ready(m, told.id);
+    expect(await m.stopSharing(told.id)).toEqual({ watchersDropped: 0 });
+    expect(await stops(running)).toBe(1);
+    await ready(m, deaf.id);
+    await expect(m.stopSharing(deaf.id)).rejects.toMatchObject({
+      statusCode: 503,
+      message: 'USD Viewer 1.2.0 did not answer the stop of sharing; try again in a moment.',
+    });
+    await m.end(told.id);
+    const later = await ready(m, queued.id);
+    await waitFor('the queued session to be told', async () => (await stops(later)) === 1);
+    expect(await m.stopSharing(crypto.randomUUID())).toBeUndefined();
   });
 
   it('starts an application again on other ports when another program took one of its ports first', async () => {

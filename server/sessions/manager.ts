@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTROL_TTL_S, ViewerTickets } from '../auth/viewer-tickets.ts';
+import { DomainError } from '../errors.ts';
 import { tidyLogs } from '../runners/local-runner.ts';
 import { removeStill, stillDirBeside } from './still-files.ts';
 import { stopGroup } from '../runners/process-group.ts';
@@ -22,6 +23,7 @@ import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
 import { capacityReport, sessionCounts } from './capacity.ts';
+import { orderStopSharing } from './sharing.ts';
 import { WarmPool } from './warm-pool.ts';
 import {
   QueueFullError,
@@ -115,6 +117,8 @@ export function createSessionManager(
       case 'ready':
         if (session.warm) warmPool.ready(session);
         logger.info({ sessionId, warm: session.warm || undefined }, session.record.message);
+        // Its sharing was stopped before its application could be told.
+        if (session.watchCutoffMs !== undefined) void tellSharingStopped(session);
         break;
       case 'claimed':
         logger.info({ sessionId }, `Handed a warm ${label(session.request)} to its session`);
@@ -169,6 +173,22 @@ export function createSessionManager(
     }
     if (queue.length > 0) warmPool.giveWay(queue.length);
     else warmPool.fill();
+  }
+
+  /** Tells a ready application where its session's sharing stopped: the watchers it dropped, null unheard. */
+  async function tellSharingStopped(session: Session): Promise<number | null> {
+    const { ports } = session.record;
+    if (!ports || !tickets || session.watchCutoffMs === undefined) return null;
+    const order = await tickets.serviceTicket(session.id, session.watchCutoffMs);
+    const dropped = await orderStopSharing(options.publicHost, ports.signaling, order);
+    if (dropped === null)
+      logger.warn({ sessionId: session.id }, 'The application did not take the stop of sharing');
+    else
+      logger.info(
+        { sessionId: session.id, watchersDropped: dropped },
+        'Stopped sharing: earlier watch links fail',
+      );
+    return dropped;
   }
 
   /** Stops what is left of a process group in the background; stop() waits for it. */
@@ -290,7 +310,32 @@ export function createSessionManager(
       const began = session.startedAt ?? Date.parse(session.record.createdAt);
       const left = Math.max(1, Math.floor((began + settings.maxLifetimeMs - Date.now()) / 1000));
       const wanted = ttlS ?? (scope === 'control' ? CONTROL_TTL_S : left);
-      return tickets.issue(id, scope, Math.min(wanted, left));
+      // A watch ticket is issued after the last stop of sharing, even one of the same millisecond.
+      const cutoff = session.watchCutoffMs;
+      return tickets.issue(
+        id,
+        scope,
+        Math.min(wanted, left),
+        scope === 'watch' && cutoff ? cutoff + 1 : undefined,
+      );
+    },
+
+    async stopSharing(id) {
+      const session = visible(sessions.get(id));
+      const live = session?.phase === 'queued' || session?.phase === 'starting' || session?.phase === 'ready';
+      if (!session || !live || !tickets) return undefined;
+      session.stopSharing(Date.now());
+      // One not ready yet is told once it is (onEvent).
+      if (session.phase !== 'ready') return { watchersDropped: 0 };
+      const dropped = await tellSharingStopped(session);
+      if (dropped === null) {
+        throw new DomainError(
+          503,
+          `${label(session.request)} did not answer the stop of sharing; try again in a moment.`,
+          { 'retry-after': '5' },
+        );
+      }
+      return { watchersDropped: dropped };
     },
 
     counts: () => sessionCounts(sessions.values(), queue.length),

@@ -17,11 +17,14 @@ export interface PersistedSession {
   startTicks?: string;
   /** A warm application not yet claimed (CONTRACT §16). */
   warm?: boolean;
+  /** Its sharing was stopped then (ms since the epoch): watch tickets issued until then are refused. */
+  watchCutoffMs?: number;
 }
 
 /** A session as far as saving it goes: its saved form, and whether it waits in the queue. */
 interface Saving {
   readonly phase: string;
+  readonly watchCutoffMs?: number;
   persisted(): PersistedSession;
 }
 
@@ -48,7 +51,8 @@ export function isPersistedSession(value: unknown): value is PersistedSession {
 export function sessionEncoder<S extends Saving>(): (session: S) => string {
   const encoded = new WeakMap<S, string>();
   return (session) => {
-    if (session.phase !== 'queued') {
+    // A stop of sharing is the one change of a queued session: its text is made afresh from then on.
+    if (session.phase !== 'queued' || session.watchCutoffMs !== undefined) {
       encoded.delete(session);
       return JSON.stringify(session.persisted());
     }

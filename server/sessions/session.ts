@@ -34,6 +34,8 @@ export type SessionEvent =
   | { type: 'ready' }
   /** A warm session was handed to a person: owner, request and creation time are theirs now. */
   | { type: 'claimed' }
+  /** Its sharing was stopped: watch tickets issued until `watchCutoffMs` are refused. */
+  | { type: 'sharingStopped' }
   | { type: 'failed'; reason: string; released: Held }
   | { type: 'ending' }
   | { type: 'gone'; released: Held };
@@ -63,6 +65,7 @@ export class Session implements PersistedSession {
   private retries = 0;
   private takenOver = false;
   private unclaimed: boolean;
+  private cutoff: number | undefined;
   private waiters: (() => void)[] | undefined;
 
   private constructor(
@@ -77,6 +80,7 @@ export class Session implements PersistedSession {
     this.ticks = saved.startTicks;
     this.current = phase;
     this.unclaimed = saved.warm === true;
+    this.cutoff = saved.watchCutoffMs;
   }
 
   /** A new session, queued; a warm one (for nobody yet, see `claim`) when `warm` is set. */
@@ -136,6 +140,11 @@ export class Session implements PersistedSession {
   /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */
   get warm(): boolean {
     return this.unclaimed;
+  }
+
+  /** When its sharing was last stopped (ms since the epoch): watch tickets issued until then are refused. */
+  get watchCutoffMs(): number | undefined {
+    return this.cutoff;
   }
 
   /** Whether its application was taken over after a restart: not our child, so watched by polling. */
@@ -240,6 +249,16 @@ export class Session implements PersistedSession {
     this.idleSince = Date.now();
   }
 
+  /**
+   * Stops its sharing at `at` (ms since the epoch; a clock set back keeps the later cutoff): watch tickets
+   * issued until then are refused. Returns the cutoff.
+   */
+  stopSharing(at: number): number {
+    this.cutoff = Math.max(this.cutoff ?? at, at);
+    this.emit({ type: 'sharingStopped' });
+    return this.cutoff;
+  }
+
   /** Resolves once ready, failed or gone, or after `timeoutMs`, whichever comes first. */
   settled(timeoutMs: number): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
@@ -275,6 +294,7 @@ export class Session implements PersistedSession {
     // No spread of a conditional object: V8 builds that on a slow path, and this runs for every save.
     const saved: PersistedSession = { record, request, seq, startedAt, startTicks };
     if (this.unclaimed) saved.warm = true;
+    if (this.cutoff !== undefined) saved.watchCutoffMs = this.cutoff;
     return saved;
   }
 

@@ -153,6 +153,13 @@ export interface SessionManager {
    * default a short one for control and the rest of the session's lifetime for watch, never past the latter.
    */
   issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined>;
+  /**
+   * Stops the sharing of a pending or ready session: every watch ticket issued so far stops working, and its
+   * application drops the viewers they made (at once when it is ready, else once it is). Undefined when the
+   * session is unknown or ending; throws a 503 when a ready application could not be told (each try tells it
+   * again).
+   */
+  stopSharing(id: string): Promise<{ watchersDropped: number } | undefined>;
   counts(): SessionCounts;
   capacity(): CapacityReport;
   /** Clean stop: ends every session and leaves no process behind. */

@@ -15,6 +15,9 @@
  *   --ignore-sigterm           (STANDIN_IGNORE_SIGTERM=1) so that only SIGKILL stops it
  *   --spawn-child              (STANDIN_SPAWN_CHILD=1)  start a grandchild in the same process group;
  *                                                       its pid is in /health as childPid
+ *   --refuse-sharing-stop      (STANDIN_REFUSE_SHARING_STOP=1) answer the service's POST /sharing/stop with
+ *                                                       401, as an application that does not take it; else it
+ *                                                       is answered 200 and counted in /health as sharingStops
  *   --port-taken-once <file>   (STANDIN_PORT_TAKEN_ONCE) when <file> does not exist: lose the race for
  *                              the signaling port (a detached holder process binds it for 20 s and its
  *                              pid is written to <file>), then exit with code 3, as on EADDRINUSE
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     'ignore-sigterm': { type: 'boolean' },
     'spawn-child': { type: 'boolean' },
     'port-taken-once': { type: 'string' },
+    'refuse-sharing-stop': { type: 'boolean' },
   },
   // Applications may be given flags meant for the real application; they are not an error here.
   strict: false,
@@ -113,8 +117,19 @@ function run(): void {
   }
 
   const started = Date.now();
+  let sharingStops = 0;
   if (!flag('never-ready', 'STANDIN_NEVER_READY')) {
     const server = createServer((request, response) => {
+      if (request.url === '/sharing/stop' && request.method === 'POST') {
+        if (flag('refuse-sharing-stop', 'STANDIN_REFUSE_SHARING_STOP')) {
+          response.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+          return;
+        }
+        sharingStops++;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ watchers_dropped: 0 }));
+        return;
+      }
       if (request.url !== '/health') {
         response.writeHead(404).end();
         return;
@@ -124,7 +139,7 @@ function run(): void {
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ viewers, childPid: grandchild?.pid ?? null }));
+      response.end(JSON.stringify({ viewers, childPid: grandchild?.pid ?? null, sharingStops }));
     });
     server.on('error', (error) => {
       console.error(`stand-in: signaling port: ${error.message}`);
