@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       rateLimit: { perMinute: 30, burst: 10 },
       userLimit: 4,
+      userGpuShare: 50,
       cspConnect: [],
     });
   });
@@ -64,6 +65,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ STREAMGATE_USER_LIMIT: '0' }).userLimit).toBeNull();
   });
 
+  it("reads a user's share of the GPUs as a percentage, with off or 0 for none", () => {
+    expect(loadConfig({ STREAMGATE_USER_GPU_SHARE: ' 75% ' }).userGpuShare).toBe(75);
+    expect(loadConfig({ STREAMGATE_USER_GPU_SHARE: '100' }).userGpuShare).toBe(100);
+    expect(loadConfig({ STREAMGATE_USER_GPU_SHARE: 'Off' }).userGpuShare).toBeNull();
+    expect(loadConfig({ STREAMGATE_USER_GPU_SHARE: '0' }).userGpuShare).toBeNull();
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT=eighty is not a whole number/],
     [{ PORT: '70000' }, /PORT=70000 must be between 0 and 65535/],
@@ -78,6 +86,8 @@ describe('loadConfig', () => {
     [{ STREAMGATE_RATE_LIMIT: '0/min' }, /must look like 30\/min/],
     [{ STREAMGATE_RATE_BURST: '0' }, /STREAMGATE_RATE_BURST=0 must be between 1/],
     [{ STREAMGATE_USER_LIMIT: 'four' }, /STREAMGATE_USER_LIMIT=four is not a whole number/],
+    [{ STREAMGATE_USER_GPU_SHARE: 'half' }, /STREAMGATE_USER_GPU_SHARE=half must be a percentage/],
+    [{ STREAMGATE_USER_GPU_SHARE: '150%' }, /STREAMGATE_USER_GPU_SHARE=150% must be a percentage/],
     [{ STREAMGATE_CSP_CONNECT: "https://a.example 'unsafe-eval'" }, /must be a source like/],
     [{ STREAMGATE_CSP_CONNECT: 'https://a.example;script-src *' }, /must be a source like/],
   ])('refuses %o', (env, message) => {

@@ -31,6 +31,11 @@ export interface ServiceConfig {
   rateLimit?: RateLimit | null;
   /** Sessions pending or ready per user, admins aside (STREAMGATE_USER_LIMIT); null or absent: unlimited. */
   userLimit?: number | null;
+  /**
+   * The percentage of the GPUs one user's sessions may hold at once, admins aside (STREAMGATE_USER_GPU_SHARE);
+   * null or absent: no share.
+   */
+  userGpuShare?: number | null;
   /** Further connect-src sources of the portal's Content-Security-Policy (STREAMGATE_CSP_CONNECT). */
   cspConnect?: string[];
 }
@@ -118,6 +123,21 @@ function userLimit(env: NodeJS.ProcessEnv): number | null {
   return integer(env, 'STREAMGATE_USER_LIMIT', 4, 0, 100_000) || null;
 }
 
+/** A percentage (`50` or `50%`) of the capacity, or `off` (or 0) for no share; 50 % by default. */
+function userGpuShare(env: NodeJS.ProcessEnv): number | null {
+  const raw = env.STREAMGATE_USER_GPU_SHARE?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 50;
+  if (raw === 'off') return null;
+  const match = /^(\d{1,3})\s*%?$/.exec(raw);
+  const percent = Number(match?.[1]);
+  if (!match || percent > 100) {
+    throw new ConfigError(
+      `STREAMGATE_USER_GPU_SHARE=${env.STREAMGATE_USER_GPU_SHARE} must be a percentage from 0 to 100 (50%) or off.`,
+    );
+  }
+  return percent === 0 ? null : percent;
+}
+
 function cspSources(raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === '') return [];
   return raw
@@ -170,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     logLevel,
     rateLimit: rateLimit(env),
     userLimit: userLimit(env),
+    userGpuShare: userGpuShare(env),
     cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
   };
 }

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       stopGraceMs: STOP_GRACE_MS,
       viewerOrigins: portalOrigins(config),
       warm: warmTargets(catalog),
+      userGpuShare: config.userGpuShare ?? null,
     },
     logger,
   );

@@ -100,6 +100,8 @@ export function streamRoutes(
       // under load), and `{ owner, ...target }` on the fast one.
       const record = await manager.create({
         owner: request.principal.user,
+        // Not held to a user's share of the GPUs (sessions/fair-share.ts).
+        admin: isAdmin(request.principal),
         arguments: body.arguments ?? {},
         ...target,
       });

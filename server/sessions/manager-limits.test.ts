@@ -75,6 +75,28 @@ describe('session manager: failures and limits', () => {
     expect(next.message).toBe('Starting USD Viewer 1.2.0');
   });
 
+  it("holds a user to their share of the GPUs while other users' sessions go ahead, admins aside", async () => {
+    const m = await setup({ capacity: 2, queueLimit: 4, userGpuShare: 50 });
+    const first = await m.create(standInRequest());
+    const second = await m.create(standInRequest());
+    const bobs = await m.create(standInRequest([], {}, 'bob'));
+    expect(m.get(second.id)?.message).toBe(
+      'Waiting: you already use your share of the GPUs (1 of 2); this session starts when one of yours ends',
+    );
+    // Bob's went ahead of Alice's second one.
+    expect(m.get(bobs.id)?.message).not.toMatch(/^Waiting/);
+    await ready(m, first.id);
+    await ready(m, bobs.id);
+    // An admin is not held to a share, only to the GPUs: it waits its turn behind Alice's second session.
+    const admins = await m.create({ ...standInRequest([], {}, 'ada'), admin: true });
+    expect(m.get(admins.id)?.message).toBe('Waiting for a free GPU: 1 session ahead');
+    await m.end(first.id);
+    await ready(m, second.id);
+    expect(m.get(admins.id)?.state).toBe('pending');
+    await m.end(bobs.id);
+    await ready(m, admins.id);
+  });
+
   it('stops the sharing: a ready application is told at once, a queued one once ready, and a deaf one is a 503', async () => {
     const m = await setup({ capacity: 2, queueLimit: 2 });
     const stops = async (record: SessionRecord) => {

@@ -23,6 +23,7 @@ import { createSessionRuntime } from './session-runtime.ts';
 import { ServiceLock } from './service-lock.ts';
 import { StateStore } from './state-store.ts';
 import { capacityReport, sessionCounts } from './capacity.ts';
+import { GpuShare, userGpuShare } from './fair-share.ts';
 import { orderStopSharing } from './sharing.ts';
 import { WarmPool } from './warm-pool.ts';
 import {
@@ -48,7 +49,13 @@ export function createSessionManager(
   const lock = new ServiceLock(options.dataDir);
   const logDir = path.join(options.dataDir, 'logs');
   const sessions = new Map<string, Session>();
-  const owners = new OwnerCounts(sessions);
+  // Pending or ready, for the per-user limit: a warm session is nobody's until it is claimed.
+  const owners = new OwnerCounts<Session>(
+    (entry) =>
+      !entry.warm && entry.phase !== 'failed' && entry.phase !== 'gone' && sessions.get(entry.id) === entry,
+  );
+  /** Each user's share of the GPUs: who may start while others wait. */
+  const share = new GpuShare<Session>(userGpuShare(options.capacity, options.userGpuShare), options.capacity);
   const store = new StateStore<PersistedSession, Session>(options.dataDir, {
     items: () => sessions,
     key: (saved) => saved.record.id,
@@ -110,6 +117,8 @@ export function createSessionManager(
   /** What the manager does about a session's transition: free what it held, schedule, save. */
   function onEvent(session: Session, event: SessionEvent): void {
     const sessionId = session.id;
+    // Before the pumps below: a session that let go of its GPU no longer counts against its owner's share.
+    share.update(session);
     switch (event.type) {
       case 'ending':
         // Nothing saved changes until the process is gone.
@@ -152,27 +161,50 @@ export function createSessionManager(
     return true;
   }
 
+  /** GPUs no session holds. */
+  function freeGpus(): number {
+    let held = 0;
+    for (const session of sessions.values()) if (session.holdsGpu) held++;
+    return Math.max(0, options.capacity - held);
+  }
+
   /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
   function changed(session: Session | 'all'): void {
     if (session === 'all') {
-      owners.recount();
+      owners.recount(sessions.values());
+      share.recount(sessions.values());
       warmPool.recount(sessions.values());
     } else {
       owners.update(session);
+      share.update(session);
       warmPool.update(session);
     }
     store.note(session === 'all' ? 'all' : session.id);
   }
 
-  /** Starts queued sessions while GPUs are free; then warm ones give way to those still waiting, or are filled up. */
+  /**
+   * Starts queued sessions while GPUs are free, in queue order but for those whose owners hold their share;
+   * then warm ones give way to the sessions a GPU would start, or are filled up.
+   */
   function pump(): void {
     if (stopped || restoring) return;
-    while (queue.length > 0 && hasFreeGpu()) {
-      const session = queue.shift();
-      if (session) session.launching = runtime.launch(session);
+    if (queue.length > 0 && hasFreeGpu()) {
+      for (const session of share.pick(queue, freeGpus())) {
+        queue.splice(queue.indexOf(session), 1);
+        session.launching = runtime.launch(session);
+      }
     }
-    if (queue.length > 0) warmPool.giveWay(queue.length);
+    const waiting = share.share === null ? queue.length : share.pick(queue, Infinity).length;
+    if (waiting > 0) warmPool.giveWay(waiting);
     else warmPool.fill();
+  }
+
+  /** The record callers get; a session held back by its owner's share says so. */
+  function recordOf(session: Session, places: readonly Session[] | ReadonlyMap<Session, number>) {
+    const record = session.toRecord(places);
+    const held = share.waiting(session);
+    if (held !== undefined) record.message = held;
+    return record;
   }
 
   /** Tells a ready application where its session's sharing stopped: the watchers it dropped, null unheard. */
@@ -223,7 +255,7 @@ export function createSessionManager(
     // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast
     // start: answering pending at once is honest, and spares a timer per request.
     if (options.readyWaitMs > 0 && session.phase !== 'queued') await session.settled(options.readyWaitMs);
-    return session.toRecord(queue);
+    return recordOf(session, queue);
   }
 
   async function end(id: string): Promise<void> {
@@ -272,9 +304,12 @@ export function createSessionManager(
 
     async create(request) {
       if (stopped) throw new Error('The session service is stopping.');
-      const warm = warmPool.claim(request);
+      // A warm application is a GPU too: not for someone who holds their share already.
+      const mayStart = share.allows(request);
+      const warm = mayStart ? warmPool.claim(request) : undefined;
       if (warm) return accepted(warm);
-      const startsNow = queue.length === 0 && hasFreeGpu();
+      // With a share, whatever waits while a GPU is free is held back by its owner's share (pump).
+      const startsNow = mayStart && (queue.length === 0 || share.share !== null) && hasFreeGpu();
       if (!startsNow && queue.length >= options.queueLimit)
         throw new QueueFullError(options.retryAfterSeconds);
       const session = Session.create(request, ++seq, onEvent);
@@ -285,7 +320,10 @@ export function createSessionManager(
       return accepted(session);
     },
 
-    get: (id) => visible(sessions.get(id))?.toRecord(queue),
+    get(id) {
+      const session = visible(sessions.get(id));
+      return session && recordOf(session, queue);
+    },
 
     list(owner, offset, limit) {
       const mine = [...sessions.values()]
@@ -296,7 +334,7 @@ export function createSessionManager(
       const places = page.some((session) => session.phase === 'queued')
         ? new Map(queue.map((session, i) => [session, i]))
         : queue;
-      return { count: mine.length, items: page.map((session) => session.toRecord(places)) };
+      return { count: mine.length, items: page.map((session) => recordOf(session, places)) };
     },
 
     end,

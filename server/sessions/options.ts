@@ -14,6 +14,10 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
   if (!Number.isInteger(options.queueLimit) || options.queueLimit < 0) {
     throw new Error(`The queue limit must be a whole number of at least 0, not ${options.queueLimit}.`);
   }
+  const share = options.userGpuShare;
+  if (share != null && (!Number.isInteger(share) || share < 1 || share > 100)) {
+    throw new Error(`A user's share of the GPUs must be a whole percentage from 1 to 100, not ${share}.`);
+  }
   return {
     // A starting application is asked often: the wait for the next probe adds half of this to a launch on average.
     readyPollMs: 20,
@@ -21,6 +25,7 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
     retryAfterSeconds: 15,
     viewerOrigins: [],
     warm: [],
+    userGpuShare: null,
     probeH264: () => probeH264(),
     ...options,
   };

@@ -1,25 +1,25 @@
 /**
- * Sessions per owner that are pending or ready, kept up to date as sessions come, fail and go, so that
- * the per-user limit of POST /stream costs one lookup rather than a pass over every session.
+ * Sessions per owner that meet a condition, kept up to date as sessions come, change and go, so that a
+ * per-user rule costs one lookup rather than a pass over every session: the per-user limit of POST /stream
+ * counts those pending or ready, the fair share of the GPUs those holding one (fair-share.ts).
  */
-import type { Session } from './session.ts';
 
-export class OwnerCounts {
+/** What is counted: anything with an owner. */
+interface Owned {
+  readonly record: { readonly owner: string };
+}
+
+export class OwnerCounts<S extends Owned> {
   private readonly byOwner = new Map<string, number>();
   /** The entries counted now: a change is counted once however often it is reported. */
-  private counted = new WeakSet<Session>();
+  private counted = new WeakSet<S>();
 
-  /** `entries`: the manager's sessions by id; an entry no longer there is not counted. */
-  constructor(private readonly entries: ReadonlyMap<string, Session>) {}
+  /** `counts`: whether an entry counts now. */
+  constructor(private readonly counts: (entry: S) => boolean) {}
 
-  /** Counts `entry` while it is held, claimed and has not failed, and stops counting it otherwise. */
-  update(entry: Session): void {
-    // A warm session is nobody's until it is claimed.
-    const live =
-      !entry.warm &&
-      entry.phase !== 'failed' &&
-      entry.phase !== 'gone' &&
-      this.entries.get(entry.id) === entry;
+  /** Counts `entry` while it meets the condition, and stops counting it otherwise. */
+  update(entry: S): void {
+    const live = this.counts(entry);
     if (live === this.counted.has(entry)) return;
     if (live) this.counted.add(entry);
     else this.counted.delete(entry);
@@ -29,14 +29,14 @@ export class OwnerCounts {
     else this.byOwner.delete(owner);
   }
 
-  /** Counts every session afresh, after changes made to many at once (a restore, a stop). */
-  recount(): void {
+  /** Counts every entry afresh, after changes made to many at once (a restore, a stop). */
+  recount(entries: Iterable<S>): void {
     this.byOwner.clear();
     this.counted = new WeakSet();
-    for (const entry of this.entries.values()) this.update(entry);
+    for (const entry of entries) this.update(entry);
   }
 
-  /** Sessions of `owner` pending or ready. */
+  /** Entries of `owner` that count. */
   of(owner: string): number {
     return this.byOwner.get(owner) ?? 0;
   }

@@ -13,6 +13,11 @@ import type { H264Choice } from '../../protocol/h264-encoder.ts';
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
 export interface SessionRequest extends LaunchTarget {
   owner: string;
+  /**
+   * Asked by an admin (or the anonymous caller of a set-up without tokens): not held to a user's share of the
+   * GPUs (fair-share.ts).
+   */
+  admin?: boolean;
   /** The POST body's `arguments`, passed to the application (`usd_stage_uri` among them). */
   arguments: Record<string, unknown>;
 }
@@ -69,6 +74,11 @@ export interface SessionManagerOptions {
   viewerOrigins?: string[];
   /** Launches kept warm (CONTRACT §16), from the catalog's `warm` settings; none by default. */
   warm?: WarmTarget[];
+  /**
+   * The percentage of the GPUs one user's sessions may hold at once, rounded up (STREAMGATE_USER_GPU_SHARE,
+   * fair-share.ts); null or absent: no share, the queue is first in, first out for everyone.
+   */
+  userGpuShare?: number | null;
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
