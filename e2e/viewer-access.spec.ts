@@ -1,7 +1,8 @@
 /**
  * The media path as people and strangers meet it, against the real stack with tokens: a viewer page closed
  * and opened again plays each time (it used to kill its session), a watch-only link plays in a browser
- * that has no API token and never controls, and someone with only a port number gets nothing.
+ * that has no API token and never controls, its owner's "Stop sharing" drops whoever watches through it,
+ * and someone with only a port number gets nothing.
  */
 import { createHash } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -142,6 +143,32 @@ test('a watch-only link plays for someone without a token, and never controls', 
       timeout: 20_000,
     });
     await expect(watcher.getByTestId('player-state')).not.toHaveText('Playing');
+  } finally {
+    await stranger.close();
+    await page.close();
+  }
+});
+
+test('the owner stops sharing: the watcher is dropped, its link no longer plays, the owner plays on', async ({
+  browser,
+}) => {
+  const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
+  await expectPlaying(page);
+  await page.getByRole('button', { name: 'Share a watch-only link' }).click();
+  const link = await page.getByLabel('Watch-only link', { exact: true }).inputValue();
+  const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  try {
+    const watcher = await openViewer(stranger, link);
+    await expectPlaying(watcher);
+    await page.getByRole('button', { name: 'Stop sharing' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Sharing stopped' })).toContainText(
+      'the watch-only links made so far no longer work',
+    );
+    await expect(page.getByLabel('Watch-only link', { exact: true })).toHaveCount(0);
+    // Dropped, it tries again with the link's ticket, which the application now refuses.
+    await expect(watcher.getByText(/the owner stopped sharing the session/)).toBeVisible({ timeout: 30_000 });
+    await expect(watcher.getByTestId('player-state')).not.toHaveText('Playing');
+    await expectPlaying(page);
   } finally {
     await stranger.close();
     await page.close();

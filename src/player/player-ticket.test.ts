@@ -26,3 +26,29 @@ it('makes no POST when the ticket fails, and closes the peer it had made', async
   expect(posts(h)).toHaveLength(0);
   expect(lastPeer().closed).toBe(true);
 });
+
+it('posts a new control ticket after a lost connection, never the one it already used', async () => {
+  const h = setup();
+  h.ticket.mockResolvedValueOnce('first-ticket').mockResolvedValueOnce('second-ticket');
+  h.player.connect();
+  await play(h);
+  lastPeer().setConnectionState('failed');
+  await vi.advanceTimersByTimeAsync(1000);
+  await play(h);
+  expect(h.player.state).toEqual({ kind: 'playing' });
+  expect(posts(h).map(([, init]) => (init?.headers as Record<string, string>).Authorization)).toEqual([
+    'Bearer first-ticket',
+    'Bearer second-ticket',
+  ]);
+});
+
+it('says that a watch link may have been stopped when the application refuses its ticket', async () => {
+  const h = setup({ mode: 'watch', ticket: async () => 'shared-watch-ticket' });
+  h.fetch.mockImplementation(async () => new Response('', { status: 401 }));
+  h.player.connect();
+  await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000);
+  expect(h.states.at(-1)).toMatchObject({
+    kind: 'failed',
+    reason: expect.stringMatching(/expired, or the owner stopped sharing the session\. Ask for a new link\./),
+  });
+});

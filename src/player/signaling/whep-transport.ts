@@ -30,7 +30,11 @@ export function whepUrl(
 }
 
 /** Why the application refused a viewer, in words a person can act on. */
-async function refusal(response: Response): Promise<string> {
+async function refusal(response: Response, mode: SignalingRequest['mode']): Promise<string> {
+  // A control ticket serves one connection and is asked for anew at each; a shared watch link keeps its own.
+  if (response.status === 401 && mode === 'watch') {
+    return 'The application did not accept this viewer’s ticket: it has expired, or the owner stopped sharing the session. Ask for a new link.';
+  }
   if (response.status === 401) {
     return 'The application did not accept this viewer’s ticket; it may have expired. Reconnecting asks for a new one.';
   }
@@ -64,7 +68,7 @@ export class WhepTransport implements SignalingTransport {
       throw new SignalingError(`The application did not answer at ${url.host}.`);
     }
     if (response.status !== 201 && response.status !== 200) {
-      throw new SignalingError(await refusal(response), response.status);
+      throw new SignalingError(await refusal(response, request.mode), response.status);
     }
     const answer = await response.text();
     if (!answer.startsWith('v=')) throw new SignalingError('The application answered without an SDP answer.');

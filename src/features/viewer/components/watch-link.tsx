@@ -1,17 +1,19 @@
 /**
  * Sharing a session to watch: a link made on request, holding a watch ticket (CONTRACT section 14), so that
  * whoever opens it can watch without signing in and can never control. Made only when asked, since each
- * link is a ticket that lasts as long as the session.
+ * link is a ticket that lasts as long as the session, or until the owner stops sharing.
  */
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
+import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../../lib/error-text';
+import { stopSharing } from '../api/stop-sharing';
 import { createWatchLink } from '../api/watch-link';
 
 /** The watch-only URL of a session on this portal for people who can sign in to it (no tickets issued). */
@@ -19,7 +21,11 @@ export function signedInWatchUrl(origin: string, sessionId: string): string {
   return `${origin}/sessions/${encodeURIComponent(sessionId)}?mode=watch`;
 }
 
-/** A button that makes the link, then a read-only field with it and a copy button. */
+/**
+ * A button that makes the link, then a read-only field with it and a copy button; beside it "Stop sharing",
+ * after which every link made so far (on this page or before) stops working and whoever watches through one is
+ * disconnected. Says in words what it did.
+ */
 export function WatchLink(props: { sessionId: string }) {
   const [copied, setCopied] = useState(false);
   const make = useMutation({
@@ -29,37 +35,67 @@ export function WatchLink(props: { sessionId: string }) {
       return shared
         ? {
             url: shared,
-            note: 'Anyone with this link can watch until the session ends; they cannot control it.',
+            note: 'Anyone with this link can watch until the session ends or you stop sharing; they cannot control it.',
+            revocable: true,
           }
         : {
             url: signedInWatchUrl(origin, props.sessionId),
             note: 'People who can sign in to this portal can watch with this link; their input is ignored.',
+            revocable: false,
           };
     },
   });
-  if (!make.data) {
-    return (
-      <>
-        <Button
-          variant="outlined"
-          sx={{ alignSelf: 'start' }}
-          disabled={make.isPending}
-          onClick={() => make.mutate()}
-        >
-          {make.isPending ? 'Making a watch-only link…' : 'Share a watch-only link'}
-        </Button>
-        {make.isError && <Alert severity="error">{describeError(make.error, 'The watch-only link')}</Alert>}
-      </>
-    );
-  }
-  const { url, note } = make.data;
+  const stop = useMutation({ mutationFn: () => stopSharing(props.sessionId) });
+  const share = () => {
+    stop.reset();
+    setCopied(false);
+    make.mutate();
+  };
+  // The link shown no longer works once sharing stopped: it goes with it.
+  const stopNow = () => stop.mutate(undefined, { onSuccess: () => make.reset() });
+  const canStop = make.data?.revocable !== false;
+  return (
+    <Stack spacing={1}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'start', flexWrap: 'wrap' }}>
+        {make.data ? (
+          <WatchLinkField
+            url={make.data.url}
+            helperText={copied ? 'Copied.' : make.data.note}
+            onCopied={() => setCopied(true)}
+          />
+        ) : (
+          <Button variant="outlined" disabled={make.isPending} onClick={share}>
+            {make.isPending ? 'Making a watch-only link…' : 'Share a watch-only link'}
+          </Button>
+        )}
+        {canStop && (
+          <Button variant="text" color="warning" disabled={stop.isPending} onClick={stopNow}>
+            {stop.isPending ? 'Stopping sharing…' : 'Stop sharing'}
+          </Button>
+        )}
+      </Stack>
+      {make.isError && <Alert severity="error">{describeError(make.error, 'The watch-only link')}</Alert>}
+      {stop.isSuccess && (
+        <Alert severity="success" role="status">
+          Sharing stopped: the watch-only links made so far no longer work, and anyone watching through one
+          has been disconnected. A link you share from now on works.
+        </Alert>
+      )}
+      {stop.isError && <Alert severity="error">{describeError(stop.error, 'The session')}</Alert>}
+    </Stack>
+  );
+}
+
+/** The read-only link with its copy button (which selects the text where the clipboard is refused). */
+function WatchLinkField(props: { url: string; helperText: string; onCopied: () => void }) {
+  const { url } = props;
   return (
     <TextField
       size="small"
       label="Watch-only link"
       value={url}
-      helperText={copied ? 'Copied.' : note}
-      fullWidth
+      helperText={props.helperText}
+      sx={{ flex: '1 1 20rem' }}
       slotProps={{
         input: {
           readOnly: true,
@@ -70,7 +106,7 @@ export function WatchLink(props: { sessionId: string }) {
                 onClick={async (e) => {
                   try {
                     await navigator.clipboard.writeText(url);
-                    setCopied(true);
+                    props.onCopied();
                   } catch {
                     const input = e.currentTarget.closest('.MuiInputBase-root')?.querySelector('input');
                     input?.select();
