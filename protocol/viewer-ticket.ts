@@ -7,6 +7,7 @@
  * jose: maintained, dependency-free, the same code in Node and browsers, and it checks the algorithm,
  * audience, subject and expiry itself, which is where hand-written token code usually goes wrong.
  */
+import { closeSync, readFileSync } from 'node:fs';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export type TicketScope = 'control' | 'watch';
@@ -27,8 +28,16 @@ const SERVICE_TTL_S = 30;
 /** A ticket's size is bounded before any parsing: these are ~250 characters. */
 const MAX_TICKET_LENGTH = 2048;
 
-/** The environment variable through which an application receives its session's secret. */
+/**
+ * The environment variable through which an application that streams itself (a catalog `launch.command`)
+ * receives its session's secret (CONTRACT section 14).
+ */
 export const SECRET_ENV = 'STREAMGATE_VIEWER_SECRET';
+/**
+ * The sample application and the display host receive it through a file instead, never their environment
+ * (CONTRACT section 17): this variable names the file, `/dev/fd/N` for the pipe the service writes it on.
+ */
+export const SECRET_FILE_ENV = 'STREAMGATE_VIEWER_SECRET_FILE';
 
 export interface IssuedTicket {
   ticket: string;
@@ -174,10 +183,31 @@ export function encodeSecret(secret: Uint8Array): string {
   return Buffer.from(secret).toString('base64url');
 }
 
-/** The secret from the environment; null when absent, an error when present but unusable. */
-export function decodeSecret(text: string | undefined): Uint8Array | null {
-  if (text === undefined || text === '') return null;
-  const bytes = Buffer.from(text, 'base64url');
-  if (bytes.length < 32) throw new Error(`${SECRET_ENV} must hold at least 32 bytes (base64url).`);
+/** The secret as it travelled; null when absent, an error when present but unusable. */
+export function decodeSecret(text: string | undefined, source = SECRET_ENV): Uint8Array | null {
+  if (text === undefined || text.trim() === '') return null;
+  const bytes = Buffer.from(text.trim(), 'base64url');
+  if (bytes.length < 32) throw new Error(`${source} must hold at least 32 bytes (base64url).`);
   return new Uint8Array(bytes);
+}
+
+/**
+ * Reads the secret once from the file `file` names (SECRET_FILE_ENV); a pipe (`/dev/fd/N`) is read to its end
+ * and closed, so that nothing this process starts inherits it. Null when no file is named.
+ */
+export function readSecretFile(file: string | undefined): Uint8Array | null {
+  if (file === undefined || file === '') return null;
+  const pipe = /^\/dev\/fd\/(\d+)$/.exec(file);
+  let text: string;
+  if (pipe) {
+    const fd = Number(pipe[1]);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    text = readFileSync(file, 'utf8');
+  }
+  return decodeSecret(text, SECRET_FILE_ENV);
 }

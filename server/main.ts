@@ -12,6 +12,9 @@ import { ConfigError, loadConfig, portalOrigins } from './config.ts';
 import { logDestination } from './log-output.ts';
 import { warmTargets } from './catalog/queries.ts';
 import { createSessionManager } from './sessions/manager.ts';
+import { ServiceSandbox } from './runners/service-sandbox.ts';
+import { findSandboxKit } from '../sandbox/availability.ts';
+import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
 import { stillDirOf, tidyStills } from './sessions/still-files.ts';
 import type { SessionLogger } from './sessions/types.ts';
 
@@ -25,6 +28,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const catalog = await loadCatalog(config.catalogPath);
   const tokens = config.tokensPath ? await TokenStore.load(config.tokensPath) : null;
+  // Found before anything starts: real programs run sandboxed, or are refused with this sentence.
+  const sandbox = await ServiceSandbox.prepare(config.dataDir, await findSandboxKit());
   // The app's logger exists only once the app is built, and the app needs the manager first.
   const sink: { log?: SessionLogger } = {};
   const logger: SessionLogger = {
@@ -45,6 +50,7 @@ async function main(): Promise<void> {
       viewerOrigins: portalOrigins(config),
       warm: warmTargets(catalog),
       userGpuShare: config.userGpuShare ?? null,
+      sandbox,
     },
     logger,
   );
@@ -57,9 +63,14 @@ async function main(): Promise<void> {
     ...(logStream ? { logStream } : {}),
   });
   sink.log = app.log.child({ component: 'sessions' });
+  if (sandbox.refusal) app.log.warn(`Real programs are refused: ${sandbox.refusal}`);
+  else app.log.info('Real programs run sandboxed (bubblewrap, a user, limits and no network of their own)');
   // Before any session starts (restored ones included), so that every launch runs the bundles.
   await prepareAppBundles(repoRoot, (message) => app.log.warn(message));
   await manager.start();
+  // What X servers of hosts killed with a former service left behind (in use by adopted sessions: kept).
+  const swept = sweepStaleDisplays();
+  if (swept.length > 0) app.log.info({ removed: swept }, 'Removed what stopped displays left behind');
   // Stills of sessions that ended while no service watched their applications.
   const stills = stillDirOf(config.dataDir);
   await tidyStills(stills, (id) => manager.get(id) !== undefined).catch(() => undefined);

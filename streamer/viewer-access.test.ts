@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../e2e/support/ports.ts';
+import { secretFile } from '../e2e/support/secret-file.ts';
 import { makeOffer, openViewer } from '../reliability/support/whep-viewer.ts';
 import { signTicket, type TicketScope } from '../protocol/viewer-ticket.ts';
 import { parseArgs } from './args.ts';
@@ -28,7 +29,7 @@ describe('an application given a viewer secret', () => {
     const options = parseArgs(
       ['--signaling-port', '1', '--media-port', String(mediaPort), '--width', '320', '--height', '240'],
       {
-        STREAMGATE_VIEWER_SECRET: Buffer.from(secret).toString('base64url'),
+        STREAMGATE_VIEWER_SECRET_FILE: secretFile(Buffer.from(secret).toString('base64url')),
         STREAMGATE_ALLOWED_ORIGINS: PORTAL,
         STREAMGATE_MAX_VIEWERS: '2',
       },

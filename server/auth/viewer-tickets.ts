@@ -9,8 +9,6 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CONTROL_TICKET_MAX_S,
-  encodeSecret,
-  SECRET_ENV,
   signServiceTicket,
   signTicket,
   type IssuedTicket,
@@ -64,11 +62,6 @@ export class ViewerTickets {
   /** The secret of one session: what its application checks tickets with. */
   secretOf(sessionId: string): Uint8Array {
     return new Uint8Array(createHmac('sha256', this.key).update(`viewer-ticket:${sessionId}`).digest());
-  }
-
-  /** The environment that hands an application its secret. */
-  environmentOf(sessionId: string): Record<string, string> {
-    return { [SECRET_ENV]: encodeSecret(this.secretOf(sessionId)) };
   }
 
   /**

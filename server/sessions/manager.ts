@@ -4,7 +4,7 @@
  * counts per owner and their durable state. The runner (session-runtime.ts) starts and watches the
  * applications; the restore (session-restore.ts) takes over survivors of a restart; warm-pool.ts keeps some warm.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTROL_TTL_S, ViewerTickets } from '../auth/viewer-tickets.ts';
 import { DomainError } from '../errors.ts';
@@ -87,8 +87,11 @@ export function createSessionManager(
     end,
     stopLater,
     probeH264: options.probeH264,
+    sandbox: options.sandbox,
   });
-  const warmPool = new WarmPool(options.warm, {
+  // Where real programs are refused, none is kept warm either.
+  const warmTargets = options.warm.filter(({ target }) => !target.launch || !options.sandbox.refusal);
+  const warmPool = new WarmPool(warmTargets, {
     hasFreeGpu,
     startWarm(request) {
       const session = Session.create(request, ++seq, onEvent, true);
@@ -134,7 +137,8 @@ export function createSessionManager(
         break;
       case 'failed':
         pool.release(event.released.ports);
-        if (event.released.pid !== undefined) stopLater(event.released.pid);
+        // Its process group first, then whatever it left in its control groups (an orphaned X server, a setsid child).
+        stopLater(event.released.pid, () => options.sandbox.release(sessionId));
         logger.warn({ sessionId, warm: session.warm || undefined }, event.reason);
         if (session.warm) warmPool.failed(session);
         else forgetLater(session);
@@ -223,9 +227,10 @@ export function createSessionManager(
     return dropped;
   }
 
-  /** Stops what is left of a process group in the background; stop() waits for it. */
-  function stopLater(pgid: number): void {
-    const promise = stopGroup(pgid, options.stopGraceMs);
+  /** Stops what is left of a process group in the background, then runs `then`; stop() waits for both. */
+  function stopLater(pgid: number | undefined, then?: () => Promise<void>): void {
+    const stopped = pgid === undefined ? Promise.resolve() : stopGroup(pgid, options.stopGraceMs);
+    const promise = then ? stopped.then(then) : stopped;
     stopping.add(promise);
     void promise.finally(() => stopping.delete(promise));
   }
@@ -272,6 +277,7 @@ export function createSessionManager(
     session.ending = (async () => {
       await session.launching;
       if (session.record.pid !== undefined) await stopGroup(session.record.pid, options.stopGraceMs);
+      await options.sandbox.release(id);
       logger.info({ sessionId: id }, `Ended ${label(session.request)}`);
       session.gone();
     })();
@@ -281,6 +287,8 @@ export function createSessionManager(
   return {
     async start() {
       await mkdir(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      // An existing directory keeps its mode through mkdir: the service's keys and state are its own alone.
+      await chmod(options.dataDir, PRIVATE_DIR_MODE);
       await lock.acquire();
       tickets ??= await ViewerTickets.open(options.dataDir);
       await tidyLogs(logDir, logRetentionMs).catch(() => undefined);
@@ -292,6 +300,12 @@ export function createSessionManager(
       seq = Math.max(seq, restored.lastSeq);
       restoring = false;
       await probeAdoptedStarting(restored.adoptedStarting, restoreContext);
+      // What sessions that ended while no service watched them left behind (a host killed with its service).
+      const swept = await options.sandbox.sweep((id) => {
+        const session = sessions.get(id);
+        return session !== undefined && session.phase !== 'failed';
+      });
+      if (swept.length > 0) logger.info({ sessions: swept }, 'Removed what ended sessions left running');
       pump();
       changed('all');
       ticker = setInterval(() => {
@@ -304,6 +318,8 @@ export function createSessionManager(
 
     async create(request) {
       if (stopped) throw new Error('The session service is stopping.');
+      const refusal = request.launch && options.sandbox.refuses(request.app.name);
+      if (refusal) throw new DomainError(503, refusal);
       // A warm application is a GPU too: not for someone who holds their share already.
       const mayStart = share.allows(request);
       const warm = mayStart ? warmPool.claim(request) : undefined;

@@ -9,6 +9,7 @@ import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { H264Choice } from '../../protocol/h264-encoder.ts';
+import type { ServiceSandbox } from '../runners/service-sandbox.ts';
 
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
 export interface SessionRequest extends LaunchTarget {
@@ -79,6 +80,11 @@ export interface SessionManagerOptions {
    * fair-share.ts); null or absent: no share, the queue is first in, first out for everyone.
    */
   userGpuShare?: number | null;
+  /**
+   * Where programs run (CONTRACT §17): sandboxed, or refused with a sentence (`ServiceSandbox.prepare`).
+   * Tests of scheduling pass `ServiceSandbox.unsandboxedForTests()`.
+   */
+  sandbox: ServiceSandbox;
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
