@@ -183,6 +183,7 @@ profiles: []
       expect(errorOf(withFiles(outside))).toMatch(/each file must be a path inside the catalog's folder/);
     }
     expect(errorOf(withFiles('[models]', ', network: yes'))).toMatch(/"network" must be true or false/);
+    expect(errorOf(withFiles('[models]', ', opengl: 0'))).toMatch(/"opengl" must be true or false/);
     await rm(folder, { recursive: true });
   });
 

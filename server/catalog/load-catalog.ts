@@ -101,12 +101,14 @@ function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
   if (obj.command !== undefined || obj.env !== undefined || obj.files !== undefined) {
     c.fail(path, 'a launch has either "command" (and "env", "files") or "display", not both');
   }
-  const display = c.object(obj.display, [...path, 'display'], ['command', 'env', 'files', 'network']);
+  const keys = ['network', 'opengl'] as const;
+  const display = c.object(obj.display, [...path, 'display'], ['command', 'env', 'files', ...keys]);
   const spec = checkCommand(c, display, [...path, 'display']);
-  if (display.network !== undefined) {
-    if (typeof display.network !== 'boolean')
-      c.fail([...path, 'display', 'network'], '"network" must be true or false');
-    spec.network = display.network;
+  for (const key of keys) {
+    const value = display[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') c.fail([...path, 'display', key], `"${key}" must be true or false`);
+    spec[key] = value;
   }
   return { display: spec };
 }

@@ -18,6 +18,8 @@ export interface CommandSpec {
   files?: { root: string; names: string[] };
   /** Catalog `network: true`: the program reaches the network (none by default; CONTRACT §17). */
   network?: boolean;
+  /** Catalog `opengl: false`: its display offers no OpenGL, and saves the memory of an OpenGL driver. */
+  opengl?: boolean;
 }
 
 /**

@@ -122,6 +122,7 @@ function commandOf(input: LaunchInput): Command {
         ...env,
         ...secretPipe.env,
         STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}),
+        ...(display.opengl === false ? { STREAMGATE_OPENGL: '0' } : {}),
         [SANDBOX_ENV]: JSON.stringify(sandboxing),
       },
       announcesReady: true,

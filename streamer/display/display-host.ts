@@ -22,6 +22,8 @@ import { wheelClicks } from './wheel-clicks.ts';
 export interface Program {
   command: string[];
   env: Record<string, string>;
+  /** The display offers OpenGL (catalog `launch.display.opengl`, default true). */
+  opengl?: boolean;
 }
 
 export interface DisplayHost {
@@ -55,7 +57,7 @@ export async function startDisplayHost(
   // The sandbox is made while the X server starts; a machine that cannot make one runs no program.
   const sandboxReady = prepareProgramSandbox(options.sessionId, options.signalingPort, sandboxing);
   const [x, sandbox] = await Promise.all([
-    startXServer(options.maxWidth, options.maxHeight, log),
+    startXServer(options.maxWidth, options.maxHeight, log, program.opengl ?? true),
     sandboxReady,
   ]).catch(async (error: unknown) => {
     await sandboxReady.then((made) => made.close()).catch(() => undefined);

@@ -27,7 +27,11 @@ let sandboxing;
 try {
   if (split < 0 || split === argv.length - 1) throw new ArgumentError('Name the program after --.');
   options = parseArgs(argv.slice(0, split), process.env);
-  program = { command: argv.slice(split + 1), env: programEnv(process.env.STREAMGATE_PROGRAM_ENV) };
+  program = {
+    command: argv.slice(split + 1),
+    env: programEnv(process.env.STREAMGATE_PROGRAM_ENV),
+    opengl: process.env.STREAMGATE_OPENGL !== '0',
+  };
   sandboxing = sandboxSettings(process.env[SANDBOX_ENV]);
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));

@@ -205,6 +205,11 @@ export async function startXServer(
   width: number,
   height: number,
   log: (line: string) => void,
+  /**
+   * Offer OpenGL (GLX). Without it the server loads no OpenGL driver: Mesa's llvmpipe and LLVM, about 46 MB of
+   * a server's memory, which a program that draws without OpenGL (a terminal) never uses.
+   */
+  opengl = true,
 ): Promise<XServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'streamgate-x-'));
   const authFile = path.join(dir, 'Xauthority');
@@ -222,6 +227,7 @@ export async function startXServer(
     'tcp',
     '-auth',
     authFile,
+    ...(opengl ? [] : ['-extension', 'GLX']),
   ];
   // -noreset: the server must outlive its last client (the encoder restarts on every resize).
   const child: ChildProcess = spawnIsolated('Xvfb', [...args, '-noreset', '-dpi', '96'], {
