@@ -37,7 +37,9 @@ const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 }).replace(
     name: Model Viewer
     description: F3D.
     versions:
-      - { version: 1.3.1, description: F3D., launch: { display: { command: [f3d, models/torus-knot.obj] } } }
+      - version: 1.3.1
+        description: F3D.
+        launch: { display: { command: [f3d, models/torus-knot.obj], files: [models] } }
 profiles:
   - id: warm
     name: Warm
@@ -138,7 +140,7 @@ async function launchOnce(
 async function main() {
   // One person launching some 40 sessions in a minute or two is the bench's doing: the per-user rate limit (30 a
   // minute, 10 at once) would refuse some of them on a fast machine, and the bench would time out on its answer.
-  const stack = await startStack({ catalog, env: { STREAMGATE_RATE_LIMIT: 'off' } });
+  const stack = await startStack({ catalog, beside: ['models'], env: { STREAMGATE_RATE_LIMIT: 'off' } });
   const results: { app: string; splits: Split[]; target: number }[] = [];
   let browser: Browser | undefined;
   try {

@@ -3,7 +3,7 @@
  * starting it until it answers /healthz, and stopping it. stack.ts and restartable-stack.ts build on these.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Catalog YAML text written to a temporary file and used instead of the repository's catalog.yaml. */
   catalog?: string;
+  /** Files of the repository linked beside that catalog, for its `files` (`models`, say). */
+  beside?: string[];
   /** Tokens file YAML text (CONTRACT section 10). */
   tokens?: string;
 }
@@ -48,6 +50,7 @@ export async function prepareService(
   if (options.catalog !== undefined) {
     env.STREAMGATE_CATALOG = catalogFile;
     await writeFile(catalogFile, options.catalog);
+    for (const name of options.beside ?? []) await symlink(path.join(root, name), path.join(dataDir, name));
   }
   if (options.tokens !== undefined) {
     env.STREAMGATE_TOKENS = path.join(dataDir, 'tokens.yaml');
