@@ -100,19 +100,39 @@ function uidOf(pid: number): number {
   return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 }
 
-/** Live processes whose command line is exactly `command`. */
-function processesRunning(command: string): number[] {
+/** Live processes whose command line is exactly `command` (or whose program is, with `program`). */
+function processesRunning(command: string, program = false): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
-        return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() === command;
+        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+        return program ? argv[0] === command : argv.join(' ').trim() === command;
       } catch {
         return false;
       }
     })
     .map(Number)
     .filter(alive);
+}
+
+/** The parent of a process. */
+function parentOf(pid: number): number {
+  return Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+}
+
+/** Live processes of a host user. */
+function processesOf(uid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return uidOf(pid) === uid && alive(pid);
+      } catch {
+        return false;
+      }
+    });
 }
 
 beforeAll(async () => {
@@ -242,6 +262,32 @@ describe('a hostile program in its sandbox', () => {
   it('made the data directory readable by the service alone, and swept what stopped displays left', () => {
     expect(statSync(service.dataDir).mode & 0o777).toBe(0o700);
     for (const leftover of Object.values(STALE)) expect(existsSync(leftover), leftover).toBe(false);
+  });
+});
+
+describe('a display host killed outright', () => {
+  it('fails its session, and leaves neither its program, its X server nor their files behind', async () => {
+    const cookies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('streamgate-x-'));
+    const before = cookies();
+    const session = await readySession(service, 'hostile', 'tight');
+    const uid = 1_500_000_000 + Number(new URL(session.signaling).port);
+    const host = processesWith(session.id).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--session-id'),
+    );
+    expect(host).toBeDefined();
+    const xvfb = processesRunning('Xvfb', true).filter((pid) => parentOf(pid) === host);
+    expect(xvfb).toHaveLength(1);
+    process.kill(host!, 'SIGKILL');
+    await until(
+      'its session to fail',
+      async () => (await call(`${service.api}/stream/${session.id}`)).status === 410,
+      30_000,
+    );
+    await until(
+      'its program, its X server and their files to be gone',
+      () => !alive(xvfb[0]!) && processesOf(uid).length === 0 && cookies().length <= before.length,
+      30_000,
+    );
   });
 });
 

@@ -101,7 +101,13 @@ describe('sandboxLaunch', () => {
     expect(after(args, '--dev-bind-try', 2)).toEqual([['/dev/dri', '/dev/dri']]);
     // Staged by root in a mount namespace of the launch's own, then bound read-only by bwrap.
     const unshare = args.indexOf('unshare');
-    expect(args.slice(unshare, unshare + 5)).toEqual(['unshare', '--mount', '--propagation', 'private', '--']);
+    expect(args.slice(unshare, unshare + 5)).toEqual([
+      'unshare',
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+    ]);
     expect(args.slice(unshare + 9, unshare + 12)).toEqual([path.join(folder, 'models'), 'models', '--']);
     expect(unshare).toBeLessThan(args.indexOf('setpriv'));
     expect(after(args, '--ro-bind', 2)).toContainEqual(['/run/streamgate-files/models', '/app/models']);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SandboxKit } from '../../sandbox/availability.ts';
 import { SessionCgroup, sessionGroups, type CgroupLimits } from '../../sandbox/cgroups.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+import { sweepStaleDisplays } from '../../streamer/display/x-server.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -57,9 +58,15 @@ export class ServiceSandbox {
     return group;
   }
 
-  /** Kills whatever is left of a session (a `setsid` child, an orphaned X server) and removes its groups. */
+  /**
+   * Kills whatever is left of a session (a `setsid` child, the X server of a display host that was killed) and
+   * removes its groups; then what such an X server left in /tmp (its lock, socket and cookie folder).
+   */
   async release(sessionId: string): Promise<void> {
-    if (this.kit) await new SessionCgroup(this.kit.hierarchy, sessionId).destroy();
+    if (!this.kit) return;
+    await new SessionCgroup(this.kit.hierarchy, sessionId).destroy();
+    // A host that ends well removes these itself; one killed outright cannot (a few ms of /proc reading).
+    sweepStaleDisplays();
   }
 
   /** At start: the groups of sessions that are no longer running (the service was killed meanwhile). */
