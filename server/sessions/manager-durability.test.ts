@@ -93,7 +93,7 @@ describe('session manager: durable creation', () => {
     expect(m.list(null, 0, 10).items.map((record) => record.id)).toEqual([holder.id]);
     await unblock();
     const next = await m.create(standInRequest());
-    expect(next.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(next.message).toBe("Waiting for a free GPU: you're next");
   });
 
   it('saves what changed in a session that waited in the queue once it starts', async () => {

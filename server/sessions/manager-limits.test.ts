@@ -18,7 +18,7 @@ describe('session manager: failures and limits', () => {
     const m = await setup({ capacity: 1 });
     const doomed = await m.create(standInRequest(['--exit-after-ms', '300', '--exit-code', '1']));
     const next = await m.create(standInRequest());
-    expect(m.get(next.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(m.get(next.id)?.message).toBe("Waiting for a free GPU: you're next");
     await waitFor('the failure', () => track(m.get(doomed.id))?.state === 'failed');
     const failed = m.get(doomed.id)!;
     expect(failed.message).toMatch(

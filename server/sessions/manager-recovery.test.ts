@@ -90,7 +90,7 @@ describe('session manager after a crash of the service', () => {
     });
     // B's GPU went to the first in the queue; the second still waits.
     expect(m.get(c!.id)?.message).toBe('Starting USD Viewer 1.2.0');
-    expect(m.get(d!.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(m.get(d!.id)?.message).toBe("Waiting for a free GPU: you're next");
     // The per-user limit counts the restored sessions that are not failed.
     expect(m.activeCount('alice')).toBe(3);
     await waitFor('C to be ready', () => m.get(c!.id)?.state === 'ready');

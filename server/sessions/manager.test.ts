@@ -75,12 +75,12 @@ describe('session manager', () => {
     const third = await m.create(standInRequest());
     await expect(m.create(standInRequest())).rejects.toBeInstanceOf(QueueFullError);
     expect(m.get(first.id)?.message).toBe('Starting USD Viewer 1.2.0');
-    expect(m.get(second.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(m.get(second.id)?.message).toBe("Waiting for a free GPU: you're next");
     expect(m.get(third.id)?.message).toBe('Waiting for a free GPU: 1 session ahead');
     // A list gives each queued session its own place, as get() does.
     expect(m.list(null, 0, 10).items.map((record) => record.message)).toEqual([
       'Starting USD Viewer 1.2.0',
-      'Waiting for a free GPU: 0 sessions ahead',
+      "Waiting for a free GPU: you're next",
       'Waiting for a free GPU: 1 session ahead',
     ]);
     expect(m.list(null, 2, 10).items.map((record) => record.message)).toEqual([
@@ -92,7 +92,7 @@ describe('session manager', () => {
     expect(m.get(second.id)?.state).toBe('pending');
     await m.end(first.id);
     await ready(m, second.id);
-    expect(m.get(third.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(m.get(third.id)?.message).toBe("Waiting for a free GPU: you're next");
     // Ending a queued session takes it out of the queue.
     await m.end(third.id);
     expect(m.get(third.id)).toBeUndefined();
@@ -168,7 +168,7 @@ describe('session manager', () => {
     expect(m.list('alice', 0, 10).items.map((r) => r.id)).toEqual([a1.id, a2.id]);
     expect(m.list(null, 1, 1)).toMatchObject({ count: 3, items: [{ id: b1.id }] });
     await m.end(b1.id);
-    expect(m.get(a2.id)?.message).toBe('Waiting for a free GPU: 0 sessions ahead');
+    expect(m.get(a2.id)?.message).toBe("Waiting for a free GPU: you're next");
   });
 
   it('stop() ends every session, queued ones included, and leaves no process behind', async () => {

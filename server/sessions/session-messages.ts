@@ -6,8 +6,12 @@ export function label(request: SessionRequest): string {
   return `${request.app.name} ${request.version}`;
 }
 
-/** Status of a queued session. */
+/**
+ * Status of a queued session, in the contract's style: "Waiting for a free GPU: you're next" (none ahead),
+ * "...: 1 session ahead", "...: 2 sessions ahead".
+ */
 export function waitingMessage(ahead: number): string {
+  if (ahead === 0) return "Waiting for a free GPU: you're next";
   return `Waiting for a free GPU: ${ahead} ${ahead === 1 ? 'session' : 'sessions'} ahead`;
 }
 

@@ -1,9 +1,18 @@
-import type { QueryState } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { QueryClient, QueryClientProvider, type QueryState } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api-client';
 import { pending, ready, sessionId } from '../../test/fixtures';
 import { api, http, HttpResponse, server } from '../../test/server';
-import { pollDelay, readSession, sessionPolling, type SessionState } from './session-queries';
+import {
+  pollDelay,
+  readSession,
+  sessionPolling,
+  useWatchedSession,
+  WAITING_POLL_MS,
+  type SessionState,
+} from './session-queries';
 
 function answer(status: number, body: Record<string, unknown>) {
   server.use(http.get(api('/stream/:id'), () => HttpResponse.json(body, { status })));
@@ -65,6 +74,10 @@ describe('the polling of a session', () => {
   it('backs off over answers and lost contact alike, and keeps the slowest pace once the session runs', () => {
     const waiting = { session: pending, ended: undefined };
     expect(sessionPolling(state({ status: 'success', data: waiting, dataUpdateCount: 1 }))).toBe(750);
+    // A session waiting for a GPU (or starting) is asked about every second at most: it may go at any moment.
+    expect(sessionPolling(state({ status: 'success', data: waiting, dataUpdateCount: 30 }))).toBe(
+      WAITING_POLL_MS,
+    );
     const lost = new ApiError(0, 'Failed to fetch');
     expect(
       sessionPolling(
@@ -85,5 +98,37 @@ describe('the polling of a session', () => {
     expect(sessionPolling(state({ status: 'error', error: new ApiError(403, 'Not authenticated') }))).toBe(
       false,
     );
+  });
+});
+
+describe('a waiting session, followed by a page', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is seen ready within a second of getting a GPU, however long it waited', async () => {
+    vi.useFakeTimers();
+    let gpuFree = false;
+    let polls = 0;
+    server.use(
+      http.get(api('/stream/:id'), () => {
+        polls += 1;
+        return gpuFree ? HttpResponse.json(ready) : HttpResponse.json(pending, { status: 202 });
+      }),
+    );
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(() => useWatchedSession(sessionId), { wrapper });
+    // A minute in the queue: long past the point where the old policy had backed off to 5 s.
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(result.current.data?.session?.status.condition).toBe('pending');
+    expect(polls).toBeGreaterThan(55);
+    gpuFree = true;
+    await act(() => vi.advanceTimersByTimeAsync(WAITING_POLL_MS));
+    expect(result.current.data?.session?.status.condition).toBe('ready');
+    // Once it runs, the page asks only at the slow pace.
+    const atReady = polls;
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(polls - atReady).toBeLessThan(10);
   });
 });
