@@ -3,9 +3,7 @@
  * `icon` beside the catalog file, or at a URL of another site, shows on its card and page; an application
  * without one, or whose image does not load, gets a monogram of its name.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { freePort } from './support/ports';
 import { startStack, type Stack } from './support/stack';
@@ -51,10 +49,11 @@ test.beforeAll(async () => {
   site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(drawn));
   await new Promise<void>((resolve) => site.listen(port, '127.0.0.1', resolve));
   // localhost: another origin than the portal's 127.0.0.1, as a CDN would be.
-  stack = await startStack({ catalog: catalogWith(`http://localhost:${port}`) });
-  // Beside the catalog file that the stack wrote; read when asked for, so it may come after the start.
-  await mkdir(path.join(stack.dataDir, 'icons'));
-  await writeFile(path.join(stack.dataDir, 'icons', 'drawn.svg'), drawn);
+  // The icon file beside the catalog file that the stack writes: the service checks it is there at start.
+  stack = await startStack({
+    catalog: catalogWith(`http://localhost:${port}`),
+    written: { 'icons/drawn.svg': drawn },
+  });
 });
 
 test.afterAll(async () => {

@@ -3,7 +3,7 @@
  * starting it until it answers /healthz, and stopping it. stack.ts and restartable-stack.ts build on these.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +15,8 @@ export interface StackOptions {
   catalog?: string;
   /** Files of the repository linked beside that catalog, for its `files` (`models`, say). */
   beside?: string[];
+  /** Files written beside that catalog before the service starts (its icons, say): relative path to text. */
+  written?: Record<string, string>;
   /** Tokens file YAML text (CONTRACT section 10). */
   tokens?: string;
 }
@@ -51,6 +53,10 @@ export async function prepareService(
     env.STREAMGATE_CATALOG = catalogFile;
     await writeFile(catalogFile, options.catalog);
     for (const name of options.beside ?? []) await symlink(path.join(root, name), path.join(dataDir, name));
+    for (const [name, text] of Object.entries(options.written ?? {})) {
+      await mkdir(path.dirname(path.join(dataDir, name)), { recursive: true });
+      await writeFile(path.join(dataDir, name), text);
+    }
   }
   if (options.tokens !== undefined) {
     env.STREAMGATE_TOKENS = path.join(dataDir, 'tokens.yaml');

@@ -179,6 +179,19 @@ profiles: []
     });
     await writeFile(file, withFiles('[textures]'));
     await expect(loadCatalog(file)).rejects.toThrow(/"textures" does not exist beside the catalog/);
+    // An icon file is looked for beside the catalog too, and missing one is said at start.
+    await writeFile(
+      file,
+      withFiles('[models]').replace('    tags: [a, b]', '    icon: icons/viewer.svg\n    tags: [a, b]'),
+    );
+    await expect(loadCatalog(file)).rejects.toThrow(
+      /cat\.yaml:\d+: icon file "icons\/viewer\.svg" is not beside the catalog \(.*icons\/viewer\.svg\): copy it there/,
+    );
+    await mkdir(path.join(folder, 'icons'));
+    await writeFile(path.join(folder, 'icons', 'viewer.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    await expect(loadCatalog(file)).resolves.toBeDefined();
+    await writeFile(file, withFiles('[textures]'));
+    await expect(loadCatalog(file)).rejects.toThrow(/"textures" does not exist beside the catalog/);
     for (const outside of ['[../etc]', '[/etc]', '[models/../../x]', '[""]']) {
       expect(errorOf(withFiles(outside))).toMatch(/each file must be a path inside the catalog's folder/);
     }

@@ -20,7 +20,8 @@ import {
   type ProfileAttachment,
   type ProfileSettings,
 } from './model.ts';
-import { iconProblem } from './icons.ts';
+import { iconAddress, iconProblem } from './icons.ts';
+import { checkDeclarations, checkTemplates } from './launch-arguments.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
 
 /** The catalog cannot be used; the message names the file, the line and the problem. */
@@ -158,7 +159,7 @@ function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[]
   if (entries.length === 0) c.fail(path, 'an application needs at least one version');
   const versions = entries.map((entry, i): CatalogVersion => {
     const at = [...path, i];
-    const obj = c.object(entry, at, ['version', 'description', 'launch']);
+    const obj = c.object(entry, at, ['version', 'description', 'launch', 'arguments']);
     // YAML reads 1.2 or 1 as numbers; ask for quotes rather than guessing what was meant.
     if (typeof obj.version === 'number')
       c.fail([...at, 'version'], 'write the version as text, e.g. "1.2.0"');
@@ -167,6 +168,16 @@ function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[]
       c.fail([...at, 'version'], `"${version}" is not SemVer (MAJOR.MINOR.PATCH[-PRE][+BUILD])`);
     const result: CatalogVersion = { version, description: c.text(obj, 'description', at, true) };
     if (obj.launch !== undefined) result.launch = checkLaunch(c, obj.launch, [...at, 'launch']);
+    if (obj.arguments !== undefined) {
+      const declared = checkDeclarations(c, obj.arguments, [...at, 'arguments']);
+      result.arguments = declared;
+      const { launch } = result;
+      if (launch) {
+        const display = 'display' in launch;
+        const command = display ? launch.display.command : launch.command;
+        checkTemplates(c, command, declared, [...at, 'launch', ...(display ? ['display'] : []), 'command']);
+      }
+    }
     return result;
   });
   versions.forEach((v, i) => {
@@ -186,6 +197,15 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
   const icon = obj.icon === undefined ? undefined : c.text(obj, 'icon', path);
   const iconError = icon === undefined ? undefined : iconProblem(icon);
   if (iconError) c.fail([...path, 'icon'], iconError);
+  // An icon file is served from beside the catalog: a catalog copied elsewhere without its icons is told at start.
+  const iconFile =
+    icon && !iconAddress(icon).startsWith('http') ? nodePath.resolve(nodePath.dirname(c.file), icon) : '';
+  if (c.checkFiles && iconFile && !existsSync(iconFile)) {
+    c.fail(
+      [...path, 'icon'],
+      `icon file "${icon}" is not beside the catalog (${iconFile}): copy it there, or give an http(s) URL`,
+    );
+  }
   const tags = c.list(obj.tags ?? [], [...path, 'tags']);
   tags.forEach((tag, i) => {
     if (typeof tag !== 'string' || tag === '' || tag.includes(',')) {

@@ -2,8 +2,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canBind, ephemeralPortsIn, PortPool } from './port-pool.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { canBind, ephemeralPortsIn, noteEphemeralPorts, PortPool } from './port-pool.ts';
 
 import { freeBlock, removeDir, tempDataDir } from '../testing/session-support.ts';
 
@@ -94,6 +94,13 @@ describe('ephemeralPortsIn', () => {
       expect(ephemeralPortsIn({ first: 47000, last: 47010 }, root)).toEqual([47005, 47008, 47010]);
       expect(ephemeralPortsIn({ first: 40000, last: 40010 }, root)).toEqual([]);
       expect(ephemeralPortsIn({ first: 40000, last: 40010 }, path.join(root, 'missing'))).toEqual([]);
+      // Said as a note, with the command that reserves them: not a warning on every machine.
+      const info = vi.fn();
+      noteEphemeralPorts({ first: 47000, last: 47010 }, { info }, root);
+      expect(info).toHaveBeenCalledTimes(1);
+      expect(info.mock.calls[0]?.[1]).toMatch(/ip_local_reserved_ports=47005-47010$/);
+      noteEphemeralPorts({ first: 40000, last: 40010 }, { info }, root);
+      expect(info).toHaveBeenCalledTimes(1);
     } finally {
       await removeDir(root);
     }

@@ -59,17 +59,24 @@ export function ephemeralPortsIn(range: { first: number; last: number }, procRoo
   return found;
 }
 
-/** Logs, at start, the ports of the range that outgoing connections may take, and how to reserve them. */
-export function warnOfEphemeralPorts(
+/**
+ * Says, at start, which ports of the range outgoing connections may take, and how to reserve them. A note, not a
+ * warning: it holds on most machines (Linux lends 32768-60999), and a session that loses a port to a passing
+ * connection is started again on others (session-runtime.ts); reserving them only spares that retry.
+ */
+export function noteEphemeralPorts(
   range: { first: number; last: number },
-  logger: { warn(fields: Record<string, unknown>, message: string): void },
+  logger: { info(fields: Record<string, unknown>, message: string): void },
+  root?: string,
 ): void {
-  const exposed = ephemeralPortsIn(range);
+  const exposed = ephemeralPortsIn(range, root);
   if (exposed.length === 0) return;
-  logger.warn(
-    { first: exposed[0], last: exposed.at(-1), count: exposed.length },
-    'Session ports lie among the ports the system gives outgoing connections; reserve them ' +
-      '(sysctl net.ipv4.ip_local_reserved_ports) so that an application never loses one',
+  const first = exposed[0] as number;
+  const last = exposed.at(-1) as number;
+  logger.info(
+    { first, last, count: exposed.length },
+    `Session ports ${first}-${last} lie among the ports this machine lends to outgoing connections; a session ` +
+      `that loses one is started again on others. To spare that: sysctl -w net.ipv4.ip_local_reserved_ports=${first}-${last}`,
   );
 }
 
