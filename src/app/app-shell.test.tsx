@@ -75,6 +75,22 @@ describe('app shell', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('progressbar', { name: 'Loading page' })).not.toBeInTheDocument();
   });
 
+  it('lights one navigation item: the catalog on the home page, Launch on the wizard', async () => {
+    server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 3, items: apps })));
+    const lit = () =>
+      within(screen.getByRole('navigation', { name: 'Main' }))
+        .getAllByRole('link')
+        .filter((link) => link.getAttribute('aria-current') === 'page')
+        .map((link) => link.textContent);
+    const home = renderRoute('/');
+    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    expect(lit()).toEqual(['Catalog']);
+    home.unmount();
+    renderRoute('/launch');
+    expect(await screen.findByRole('heading', { name: 'Launch a session' })).toBeInTheDocument();
+    expect(lit()).toEqual(['Launch']);
+  });
+
   it('has a page for an unknown address', async () => {
     renderRoute('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();

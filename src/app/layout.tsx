@@ -1,5 +1,5 @@
 import { Suspense, useState } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { Link as RouterLink, Outlet, useLocation } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,6 +18,7 @@ import { useThemeMode } from './theme-mode';
 import { HintTooltip } from '../components/hint-tooltip';
 import { callsWhenUnavailable, optionalLazy } from '../lib/optional-lazy';
 import type { NavDrawerProps } from './nav-drawer';
+import { activeNavItem, NAV_ITEMS } from './nav-links';
 
 interface NavMenuDrawerProps extends NavDrawerProps {
   /** Its code could not be downloaded. */
@@ -29,29 +30,23 @@ const NavDrawer = optionalLazy<NavMenuDrawerProps>(
   callsWhenUnavailable('onUnavailable'),
 );
 
-const links = [
-  { to: '/apps', label: 'Catalog' },
-  { to: '/launch', label: 'Launch' },
-  { to: '/sessions', label: 'Sessions' },
-  { to: '/admin/profiles', label: 'Profiles' },
-  { to: '/settings', label: 'Settings' },
-];
-
 /** The navigation as a row of buttons, where the header has room for it. */
 function NavRow() {
+  const active = activeNavItem(useLocation().pathname);
   return (
     <Box
       component="nav"
       aria-label="Main"
       sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}
     >
-      {links.map((link) => (
+      {NAV_ITEMS.map((link) => (
         <Button
           key={link.to}
-          component={NavLink}
+          component={RouterLink}
           to={link.to}
+          aria-current={link === active ? 'page' : undefined}
           color="inherit"
-          sx={{ '&.active': { color: 'primary.main', fontWeight: 700 } }}
+          sx={{ '&[aria-current="page"]': { color: 'primary.main', fontWeight: 700 } }}
         >
           {link.label}
         </Button>
@@ -67,6 +62,7 @@ function NavRow() {
 function NavMenu() {
   const [open, setOpen] = useState(false);
   const [mounted, setMounted] = useState(false);
+  const active = activeNavItem(useLocation().pathname);
   return (
     <>
       <IconButton
@@ -90,7 +86,8 @@ function NavMenu() {
       {mounted && (
         <Suspense fallback={null}>
           <NavDrawer
-            links={links}
+            links={NAV_ITEMS}
+            active={active}
             open={open}
             onClose={() => setOpen(false)}
             onUnavailable={() => {

@@ -4,15 +4,18 @@ import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
-import { NavLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router-dom';
+import type { NavItem } from './nav-links';
 
 export interface NavDrawerProps {
-  links: readonly { to: string; label: string }[];
+  links: readonly NavItem[];
+  /** The page's item (see `activeNavItem`), lit. */
+  active: NavItem | undefined;
   open: boolean;
   onClose: () => void;
 }
 
-export default function NavDrawer({ links, open, onClose }: NavDrawerProps) {
+export default function NavDrawer({ links, active, open, onClose }: NavDrawerProps) {
   return (
     <Drawer
       id="nav-drawer"
@@ -25,10 +28,11 @@ export default function NavDrawer({ links, open, onClose }: NavDrawerProps) {
           {links.map((link) => (
             <ListItem key={link.to} disablePadding>
               <ListItemButton
-                component={NavLink}
+                component={RouterLink}
                 to={link.to}
+                aria-current={link === active ? 'page' : undefined}
                 onClick={onClose}
-                sx={{ '&.active': { color: 'primary.main', fontWeight: 700 } }}
+                sx={{ '&[aria-current="page"]': { color: 'primary.main', fontWeight: 700 } }}
               >
                 {link.label}
               </ListItemButton>
