@@ -241,6 +241,22 @@ export interface components {
         };
         VersionItem: {
             version: string;
+            /** @description The launch arguments this version declares (extension, CONTRACT §20): the portal builds its fields from them and POST /stream checks `arguments` against them. An empty list: the version takes none. Absent: nothing is declared (other deployments), and `arguments` pass unchecked. */
+            arguments?: components["schemas"]["ArgumentDeclaration"][];
+        };
+        ArgumentDeclaration: {
+            /** @description The key in the POST /stream `arguments`. */
+            name: string;
+            /** @description What a person reads beside the field. */
+            label: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "choice";
+            /** @description The values an argument of type `choice` takes. */
+            choices?: string[];
+            /** @description The value a launch without this argument gets; of the argument's type. */
+            default?: string | number | boolean;
+            description?: string;
+            required: boolean;
         };
         VersionList: {
             count: number;

@@ -252,6 +252,62 @@ profiles: []
     );
   });
 
+  it("reads a version's declared arguments, and refuses any that is incomplete or of the wrong type", () => {
+    const declare = (args: string, command = 'f3d') =>
+      base.replace(
+        '        description: Nine.',
+        `        description: Nine.\n        launch: {display: {command: [${command}]}}\n        arguments: ${args}`,
+      );
+    const model =
+      '[{name: model, label: Model, type: choice, choices: [a.obj, b.obj], default: a.obj, description: The model.}, ' +
+      '{name: scale, type: number, default: 2}, {name: grid, label: Grid, type: boolean, required: true}]';
+    const nine = findApp(
+      parseCatalog(declare(model, "f3d, 'models/{arg:model=a.obj}'"), 'cat.yaml'),
+      'viewer',
+    )?.versions.find((v) => v.version === '1.9.0');
+    expect(nine?.arguments).toEqual([
+      {
+        name: 'model',
+        label: 'Model',
+        type: 'choice',
+        choices: ['a.obj', 'b.obj'],
+        default: 'a.obj',
+        description: 'The model.',
+        required: false,
+      },
+      { name: 'scale', label: 'scale', type: 'number', default: 2, required: false },
+      { name: 'grid', label: 'Grid', type: 'boolean', required: true },
+    ]);
+    // Declared as none, and not declared at all, are two things.
+    expect(findApp(parseCatalog(declare('[]'), 'cat.yaml'), 'viewer')?.versions[3]?.arguments).toEqual([]);
+    expect(viewer.versions.every((v) => v.arguments === undefined)).toBe(true);
+
+    const refusals: [string, RegExp][] = [
+      ['{name: x}', /^cat\.yaml:10: expected a list \(applications\.0\.versions\.0\.arguments\)/],
+      ['[{label: X, type: string}]', /^cat\.yaml:10: missing required key "name"/],
+      ['[{name: 2d, type: string}]', /^cat\.yaml:10: "2d" is not a valid argument name/],
+      ['[{name: a-b, type: string}]', /"a-b" is not a valid argument name/],
+      ['[{name: a, type: text}]', /^cat\.yaml:10: "type" must be one of string, number, boolean, choice/],
+      ['[{name: a, type: choice}]', /an argument of type choice needs "choices"/],
+      ['[{name: a, type: choice, choices: []}]', /"choices" must name at least one value/],
+      ['[{name: a, type: string, choices: [x]}]', /"choices" belong to an argument of type choice/],
+      ['[{name: a, type: choice, choices: [x], default: y}]', /"default" does not fit the type choice/],
+      ['[{name: a, type: number, default: "2"}]', /"default" does not fit the type number/],
+      ['[{name: a, type: boolean, default: 1}]', /"default" does not fit the type boolean/],
+      ['[{name: a, type: string, required: yes please}]', /"required" must be true or false/],
+      ['[{name: a, type: string, hint: x}]', /unknown key "hint"/],
+      ['[{name: a, type: string}, {name: a, type: number}]', /argument "a" is declared twice/],
+    ];
+    for (const [args, message] of refusals) expect(errorOf(declare(args))).toMatch(message);
+    // A template may only name what the version declares, once it declares anything.
+    expect(errorOf(declare('[]', "f3d, 'models/{arg:model=a.obj}'"))).toMatch(
+      /^cat\.yaml:9: argument "model" is not declared in this version's arguments \(declared: none\)/,
+    );
+    expect(errorOf(declare('[{name: size, type: number}]', "f3d, '{arg:model=a.obj}'"))).toMatch(
+      /argument "model" is not declared in this version's arguments \(declared: size\)/,
+    );
+  });
+
   it('refuses two versions of equal precedence', () => {
     expect(errorOf(base.replace('1.0.0+build.5', '1.9.0+build.5'))).toMatch(/same precedence/);
   });
@@ -259,6 +315,12 @@ profiles: []
   it('loads the repository catalog', async () => {
     const repo = await loadCatalog(path.resolve(import.meta.dirname, '../../catalog.yaml'));
     expect(repo.apps.length).toBeGreaterThanOrEqual(4);
+    const declared = (id: string) => findApp(repo, id)?.versions.map((v) => v.arguments?.map((a) => a.name));
+    expect(declared('model-viewer')).toEqual([['model']]);
+    expect(declared('terminal')).toEqual([[]]);
+    expect(declared('gears')).toEqual([[]]);
+    expect(declared('usd-viewer')).toEqual(Array(5).fill(['usd_stage_uri']));
+    expect(declared('usd-composer')).toEqual(Array(3).fill(['usd_stage_uri']));
     await expect(loadCatalog('missing-catalog.yaml')).rejects.toThrow(/cannot read the catalog/);
   });
 });

@@ -1,3 +1,5 @@
+import type { ArgumentDeclaration } from './launch-arguments.ts';
+
 /**
  * The catalog once loaded and checked: applications with their versions, and profiles with the
  * (application, version) pairs they attach to, and what a version launches.
@@ -62,6 +64,8 @@ export interface CatalogVersion {
   version: string;
   description: string;
   launch?: LaunchSpec;
+  /** Catalog `arguments`: what the version's launch arguments mean (CONTRACT §20); absent: undeclared. */
+  arguments?: ArgumentDeclaration[];
 }
 
 export interface CatalogApp {

@@ -5,6 +5,7 @@
  */
 import semver from 'semver';
 import { ValidationFailure } from '../errors.ts';
+import { checkDeclaredArguments } from './launch-arguments.ts';
 import type { Catalog, CatalogApp, CatalogProfile, CatalogVersion, LaunchTarget } from './model.ts';
 
 /** Name, then id, by code point so that the order does not depend on the machine's locale. */
@@ -122,6 +123,20 @@ export function resolveLaunch(catalog: Catalog, choice: LaunchChoice): LaunchTar
     profile: { id: profile.id, name: profile.name, settings: profile.settings },
     ...(version.launch ? { launch: version.launch } : {}),
   };
+}
+
+/**
+ * The arguments a session of `target` gets (CONTRACT §20): checked against its version's declaration, defaults
+ * filled in; a version that declares none passes them as they are. Throws ValidationFailure at the argument.
+ */
+export function launchArguments(
+  catalog: Catalog,
+  target: LaunchTarget,
+  given: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const app = findApp(catalog, target.app.id);
+  const declared = app && findVersion(app, target.version)?.arguments;
+  return checkDeclaredArguments(declared, given, `${target.app.name} ${target.version}`);
 }
 
 /** A launch kept warm: what to start, and how many of it (CONTRACT §16). */

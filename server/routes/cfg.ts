@@ -44,7 +44,12 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
       const { id } = request.params;
       const found = findApp(catalog, id);
       if (!found) throw notFound(`No application has id "${id}".`);
-      return { count: found.versions.length, items: found.versions.map((v) => ({ version: v.version })) };
+      // Declared arguments travel with each version (CONTRACT §20); undeclared versions carry none.
+      const items = found.versions.map((v) => ({
+        version: v.version,
+        ...(v.arguments ? { arguments: v.arguments } : {}),
+      }));
+      return { count: items.length, items };
     },
   });
 

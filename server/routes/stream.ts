@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from '
 import type { components } from '../../api/schema.ts';
 import { canUseSessions, isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
-import { resolveLaunch } from '../catalog/queries.ts';
+import { launchArguments, resolveLaunch } from '../catalog/queries.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
 import { checkArguments } from '../http/argument-limits.ts';
 import { contractRoute, type RouteOf } from '../http/contract.ts';
@@ -94,6 +94,7 @@ export function streamRoutes(
       const { body } = request;
       checkArguments(body.arguments, ['body', 'arguments']);
       const target = resolveLaunch(catalog, body);
+      const args = launchArguments(catalog, target, body.arguments);
       // Checked last, with no wait before create(): two requests of one user cannot both take the last place.
       enforceUserLimit(userLimit, manager, request);
       // Its own fields first: Node 20's V8 builds `{ ...target, owner }` on a slow path (about 2 µs alone, more
@@ -102,7 +103,7 @@ export function streamRoutes(
         owner: request.principal.user,
         // Not held to a user's share of the GPUs (sessions/fair-share.ts).
         admin: isAdmin(request.principal),
-        arguments: body.arguments ?? {},
+        arguments: args,
         ...target,
       });
       // A session that failed while we waited still answers 202: its first poll gives the 410 and the reason.
