@@ -1,21 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getCapacity } from '../../../lib/api/get-capacity';
-import { checkProfiles, type CheckProgressListener } from './check-profiles';
+import { getAvailability } from './get-availability';
 
 /** Query options of the admin pages, keys from general to specific. */
 export const adminQueries = {
   all: () => ['admin'] as const,
-  /**
-   * The full profile check. `onProgress` is not part of the key: it watches a run without changing its
-   * result, and a run reports to the listener of the component that started it.
-   */
-  profileReport: (onProgress?: CheckProgressListener) =>
-    // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the listener does not change the result
+  /** Which profiles apply to which application versions, from the catalog's lists. */
+  availability: () =>
     queryOptions({
-      queryKey: [...adminQueries.all(), 'profiles'] as const,
-      queryFn: ({ signal }) => checkProfiles(signal, onProgress),
-      // A check is costly; it runs again only when asked.
-      staleTime: Infinity,
+      queryKey: [...adminQueries.all(), 'availability'] as const,
+      queryFn: ({ signal }) => getAvailability(signal),
     }),
   /** GPUs in use, warm applications and the queue; null where the service does not tell. */
   capacity: () =>

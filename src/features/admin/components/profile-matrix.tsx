@@ -1,7 +1,7 @@
-import Box from '@mui/material/Box';
+import { useEffect, useReducer, useState } from 'react';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -9,34 +9,119 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useNarrow } from '../../../components/use-narrow';
 import type { Profile } from '../../../lib/api-client';
-import type { CellStatus, ProfileCell, ProfileRow } from '../api/check-profiles';
+import type { AvailabilityRow } from '../api/get-availability';
+import { agoText, outcomeText, readOutcome, subscribeOutcomes, type TryTarget } from '../api/try-outcomes';
+import type { RunningTry } from './use-try';
 
-const colors: Record<CellStatus, 'success' | 'default' | 'warning' | 'error'> = {
-  ok: 'success',
-  '404': 'default',
-  '403': 'warning',
-  '422': 'warning',
-  error: 'error',
-};
+/** What the cells need besides their row and profile. */
+interface TryProps {
+  running: RunningTry | undefined;
+  onTry: (target: TryTarget) => void;
+  onCancel: () => void;
+}
 
-function StatusChip({ row, cell }: { row: ProfileRow; cell: ProfileCell }) {
+/** The name of a target in words, as its Try button says it: "Model Viewer 1.3.1 with Default". */
+export function targetLabel(t: TryTarget): string {
+  return `${t.appName} ${t.version} with ${t.profileName}`;
+}
+
+function sameTarget(a: TryTarget, b: TryTarget): boolean {
+  return a.app === b.app && a.version === b.version && a.profile === b.profile;
+}
+
+/** `Date.now()`, again every 30 s, so that "2 min ago" moves on. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * One (version, profile): "does not apply", or "available" (or the refusal its last Try met) with its last
+ * outcome and when, and the Try button, which becomes Cancel while its Try runs (the focus stays on it).
+ */
+function AvailabilityCell({
+  row,
+  profile,
+  now,
+  running,
+  onTry,
+  onCancel,
+}: TryProps & { row: AvailabilityRow; profile: Profile; now: number }) {
+  if (!row.applies.includes(profile.id))
+    return (
+      <Typography variant="body2" color="text.secondary">
+        does not apply
+      </Typography>
+    );
+  const target: TryTarget = {
+    app: row.app,
+    appName: row.appName,
+    version: row.version,
+    profile: profile.id,
+    profileName: profile.name,
+  };
+  const outcome = readOutcome(target);
+  const refused = outcome?.kind === 'refused';
+  const mine = running !== undefined && sameTarget(running.target, target);
+  const label = targetLabel(target);
   return (
-    <Tooltip title={cell.reason}>
-      <Chip
-        label={cell.status}
-        color={colors[cell.status]}
-        aria-label={`${row.app} ${row.version} ${cell.profile}: ${cell.status}, ${cell.reason}`}
-      />
-    </Tooltip>
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="body2" color={refused ? 'warning.main' : 'success.main'}>
+        {refused ? outcomeText(outcome) : 'available'}
+      </Typography>
+      {outcome && (
+        <Typography variant="caption" color="text.secondary" title={new Date(outcome.at).toLocaleString()}>
+          {refused
+            ? `tried ${agoText(outcome.at, now)}`
+            : `${outcomeText(outcome)}, ${agoText(outcome.at, now)}`}
+        </Typography>
+      )}
+      <Button
+        size="small"
+        variant="outlined"
+        color={mine ? 'warning' : 'primary'}
+        disabled={running !== undefined && !mine}
+        aria-label={mine ? `Cancel the try of ${label}` : `Try ${label}`}
+        onClick={() => (mine ? onCancel() : onTry(target))}
+      >
+        {mine ? 'Cancel' : 'Try'}
+      </Button>
+    </Stack>
   );
 }
 
+function RowName({ row }: { row: AvailabilityRow }) {
+  return (
+    <>
+      {row.appName} {row.version}
+      <Typography variant="caption" color="text.secondary" component="span" sx={{ display: 'block' }}>
+        {row.app}
+      </Typography>
+      {row.error && (
+        <Typography variant="caption" color="error" component="span" sx={{ display: 'block' }}>
+          {row.error}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+const key = (row: AvailabilityRow) => `${row.app}@${row.version}`;
+
 /** A narrow screen has no room for a column a profile: one card an application version, its profiles stacked. */
-function ProfileCards({ rows }: { rows: ProfileRow[] }) {
+function AvailabilityCards({
+  profiles,
+  rows,
+  now,
+  ...tryProps
+}: TryProps & { profiles: Profile[]; rows: AvailabilityRow[]; now: number }) {
   return (
     <Stack
       component="ul"
@@ -45,25 +130,20 @@ function ProfileCards({ rows }: { rows: ProfileRow[] }) {
       sx={{ listStyle: 'none', p: 0, m: 0 }}
     >
       {rows.map((row) => (
-        <Card component="li" key={`${row.app}@${row.version}`} variant="outlined">
+        <Card component="li" key={key(row)} variant="outlined">
           <CardContent>
             <Typography variant="subtitle1" component="h2" sx={{ overflowWrap: 'anywhere' }}>
-              {row.appName} ({row.app}) {row.version}
+              <RowName row={row} />
             </Typography>
-            {row.error && (
-              <Typography variant="caption" color="error" component="p">
-                {row.error}
-              </Typography>
-            )}
-            <Stack component="dl" spacing={0.5} sx={{ m: 0 }}>
-              {row.cells.map((cell) => (
-                <Stack key={cell.profile} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Stack component="dl" spacing={1} sx={{ m: 0 }}>
+              {profiles.map((profile) => (
+                <Stack key={profile.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
                   <Typography component="dt" variant="body2" sx={{ flexGrow: 1, overflowWrap: 'anywhere' }}>
-                    {cell.profile}
+                    {profile.name}
                   </Typography>
-                  <Box component="dd" sx={{ m: 0 }}>
-                    <StatusChip row={row} cell={cell} />
-                  </Box>
+                  <Typography component="dd" sx={{ m: 0 }}>
+                    <AvailabilityCell row={row} profile={profile} now={now} {...tryProps} />
+                  </Typography>
                 </Stack>
               ))}
             </Stack>
@@ -74,42 +154,54 @@ function ProfileCards({ rows }: { rows: ProfileRow[] }) {
   );
 }
 
-/** Rows of application versions, columns of profiles, a status in every cell; cards on a narrow screen. */
-export function ProfileMatrix({ profiles, rows }: { profiles: Profile[]; rows: ProfileRow[] }) {
+/**
+ * Rows of application versions, columns of profiles (names, ids beneath), and in every cell whether the
+ * profile applies, with a Try for those that do; cards on a narrow screen. Re-renders when a Try records
+ * an outcome, here or in another tab.
+ */
+export function ProfileMatrix({
+  profiles,
+  rows,
+  ...tryProps
+}: TryProps & { profiles: Profile[]; rows: AvailabilityRow[] }) {
   const narrow = useNarrow();
+  const now = useMinuteClock();
+  const [, outcomesChanged] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => subscribeOutcomes(outcomesChanged), []);
   if (rows.length === 0) return <Typography>No application version matches.</Typography>;
-  if (narrow) return <ProfileCards rows={rows} />;
+  if (narrow) return <AvailabilityCards profiles={profiles} rows={rows} now={now} {...tryProps} />;
   return (
     <TableContainer sx={{ maxHeight: '70vh' }}>
       <Table stickyHeader size="small" aria-label="Profile availability">
         <TableHead>
           <TableRow>
-            <TableCell>Application</TableCell>
-            <TableCell>Version</TableCell>
+            <TableCell component="th" scope="col">
+              Application version
+            </TableCell>
             {profiles.map((p) => (
-              <TableCell key={p.id} title={p.description}>
-                {p.id}
+              <TableCell key={p.id} component="th" scope="col" title={p.description}>
+                {p.name}
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  component="span"
+                  sx={{ display: 'block' }}
+                >
+                  {p.id}
+                </Typography>
               </TableCell>
             ))}
           </TableRow>
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={`${row.app}@${row.version}`}>
+            <TableRow key={key(row)}>
               <TableCell component="th" scope="row">
-                {row.appName} ({row.app})
+                <RowName row={row} />
               </TableCell>
-              <TableCell>
-                {row.version}
-                {row.error && (
-                  <Typography variant="caption" color="error" component="p">
-                    {row.error}
-                  </Typography>
-                )}
-              </TableCell>
-              {row.cells.map((cell) => (
-                <TableCell key={cell.profile} data-profile={cell.profile}>
-                  <StatusChip row={row} cell={cell} />
+              {profiles.map((profile) => (
+                <TableCell key={profile.id}>
+                  <AvailabilityCell row={row} profile={profile} now={now} {...tryProps} />
                 </TableCell>
               ))}
             </TableRow>
