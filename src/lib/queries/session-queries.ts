@@ -38,8 +38,8 @@ export async function readSession(
   }
 }
 
-/** What the portal says once it has ended a session itself. */
-export const ENDED_HERE = 'This session has ended.';
+/** What the portal says once the person has ended the session from this page (or another of this tab's). */
+export const ENDED_HERE = 'You ended this session.';
 
 /** Polling: quick at first, then backing off x1.5 up to 5 s. */
 export function pollDelay(polls: number): number {
@@ -89,8 +89,13 @@ export const sessionQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'detail', id] as const,
-      queryFn: ({ signal, client, queryKey }) =>
-        readSession(id, signal, client.getQueryData<SessionState>(queryKey)?.session),
+      queryFn: ({ signal, client, queryKey }) => {
+        const known = client.getQueryData<SessionState>(queryKey);
+        // An end is final, and the first words of it are the truest: a refetch after the person ended it
+        // (the viewer asks when its connection drops) would get the 404 of a session nobody knows.
+        if (known?.ended !== undefined) return known;
+        return readSession(id, signal, known?.session);
+      },
     }),
 };
 

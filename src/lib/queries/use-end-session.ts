@@ -12,8 +12,11 @@ export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteSession(id),
-    onSuccess: (_nothing, id) => {
+    onSuccess: async (_nothing, id) => {
       forgetSession(id);
+      // A read of it under way (the viewer asks when its connection drops, as it does at the end) would
+      // answer 404 after this and say "No session has this id" to the person who just ended it.
+      await queryClient.cancelQueries({ queryKey: sessionQueries.detail(id).queryKey });
       // What the service said of it stays, so that a page still names what ran.
       queryClient.setQueryData(sessionQueries.detail(id).queryKey, (old) => ({
         session: old?.session,

@@ -6,10 +6,19 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PlayerState } from '../../../player';
+import { ENDED_HERE } from '../../../lib/queries/session-queries';
 import { useNow } from '../hooks/use-now';
 
-/** The overlay for every state but `playing`, which shows nothing. */
-export function PlayerStatus(props: { state: PlayerState; onRetry: () => void; onReconnect: () => void }) {
+/**
+ * The overlay for every state but `playing`, which shows nothing. `relaunch`: where to launch the same
+ * again once it has ended (the person's own viewer; a watcher gets only the way to the sessions).
+ */
+export function PlayerStatus(props: {
+  state: PlayerState;
+  relaunch?: string;
+  onRetry: () => void;
+  onReconnect: () => void;
+}) {
   const { state } = props;
   const now = useNow(state.kind === 'reconnecting');
   if (state.kind === 'playing' || state.kind === 'idle') return null;
@@ -61,13 +70,32 @@ export function PlayerStatus(props: { state: PlayerState; onRetry: () => void; o
         <Alert
           severity="info"
           action={
-            <Button color="inherit" size="small" component={RouterLink} to="/sessions">
-              Sessions
-            </Button>
+            <>
+              {props.relaunch && (
+                <Button
+                  color="inherit"
+                  size="small"
+                  component={RouterLink}
+                  to={props.relaunch}
+                  sx={{ whiteSpace: 'nowrap' }}
+                >
+                  Launch again
+                </Button>
+              )}
+              <Button color="inherit" size="small" component={RouterLink} to="/sessions">
+                Sessions
+              </Button>
+            </>
           }
         >
-          <strong>This session has ended.</strong>
-          {state.reason && state.reason !== 'This session has ended.' ? ` ${state.reason}` : ''}
+          {state.reason === ENDED_HERE ? (
+            <strong>{ENDED_HERE}</strong>
+          ) : (
+            <>
+              <strong>This session has ended.</strong>
+              {state.reason && state.reason !== 'This session has ended.' ? ` ${state.reason}` : ''}
+            </>
+          )}
         </Alert>
       );
       break;

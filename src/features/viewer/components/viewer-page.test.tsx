@@ -100,7 +100,16 @@ describe('ViewerPage', () => {
   it('shows a failure with a retry, and ends the session after confirming', async () => {
     let deleted = '';
     server.use(
-      http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+      // Once ended, the service no longer knows it: the page must still say who ended it.
+      http.get(api('/stream/:id'), () =>
+        deleted
+          ? HttpResponse.json({ detail: 'No such session.' }, { status: 404 })
+          : HttpResponse.json({ ...ready, app: 'usd-viewer', version: '1.2.0', profile: 'small' }),
+      ),
+      http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+        HttpResponse.json({ count: profiles.length, items: profiles }),
+      ),
       http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
       http.delete(api('/stream/:id'), ({ params }) => {
         deleted = String(params.id);
@@ -108,16 +117,33 @@ describe('ViewerPage', () => {
       }),
     );
     const user = userEvent.setup();
-    renderRoute(`/sessions/${sessionId}`);
+    const { queryClient } = renderRoute(`/sessions/${sessionId}`);
     const status = await screen.findByRole('status', {}, loading);
     expect(await within(status).findByText(/This browser cannot play the stream/)).toBeInTheDocument();
     expect(within(status).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show statistics' }));
+    expect(screen.getByRole('region', { name: 'Stream statistics' })).toBeInTheDocument();
 
     await user.click(await screen.findByRole('button', { name: 'End session' }));
     const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
     await user.click(within(dialog).getByRole('button', { name: 'End session' }));
-    expect(await screen.findByText('This session has ended.')).toBeInTheDocument();
+    expect(await screen.findByText('You ended this session.')).toBeInTheDocument();
     expect(deleted).toBe(sessionId);
+    // The viewer asks again when its connection drops, as it does at an end: the answer (404) changes nothing.
+    await queryClient.refetchQueries({ queryKey: ['sessions', 'detail', sessionId] });
+    expect(screen.getByText('You ended this session.')).toBeInTheDocument();
+    expect(screen.queryByText(/No session has this id/)).not.toBeInTheDocument();
+    // (Found once the dialog has closed: until then it hides the page from the accessibility tree.)
+    expect(await screen.findByRole('link', { name: 'Launch again' })).toHaveAttribute(
+      'href',
+      '/launch?app=usd-viewer&version=1.2.0&profile=small',
+    );
+    const ending = screen.getByText('You ended this session.').closest<HTMLElement>('[role="alert"]')!;
+    expect(within(ending).getByRole('link', { name: 'Sessions' })).toHaveAttribute('href', '/sessions');
+    // Nothing over the stage is about a stream any more.
+    for (const name of ['Show statistics', 'Hide statistics', 'Fullscreen'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument();
   });
 
   it('plays a shared watch link without asking the service anything', async () => {

@@ -18,6 +18,7 @@ import {
   type StatsSample,
 } from '../../../player';
 import { createTicket } from '../../../lib/api/create-ticket';
+import type { Session } from '../../../lib/api-client';
 import type { WatchLinkData } from '../api/watch-link';
 import { launchLabel } from '../../../lib/launch-label';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
@@ -44,6 +45,14 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   ended: 'Ended',
   disconnected: 'Disconnected',
 };
+
+/** The launch form filled in with what a session ran, as far as the service said. */
+function relaunchHref(session: Session | undefined): string {
+  if (!session?.app) return '/launch';
+  const fields = { app: session.app, version: session.version, profile: session.profile };
+  const filled = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return `/launch?${new URLSearchParams(filled).toString()}`;
+}
 
 /** The panels below the stage come at the latest this long after the page, if the connection takes longer. */
 const PANELS_AT_LATEST_MS = 500;
@@ -156,6 +165,14 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const shown: PlayerState = endedReason !== undefined ? { kind: 'ended', reason: endedReason } : state;
   const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(shown.kind);
   const ended = shown.kind === 'ended';
+  // Once the stream is gone, nothing over it is about it any more: no keyboard to release, no figures.
+  const capture = connected ? keyboard : 'idle';
+
+  // The end of a session seen fullscreen leaves a black screen with one line: the page says it better.
+  useEffect(() => {
+    if (ended && document.fullscreenElement && document.fullscreenElement === stageRef.current)
+      void document.exitFullscreen().catch(() => undefined);
+  }, [ended]);
   const panels = usePanelsAfterConnecting(['idle', 'connecting', 'waiting-for-video'].includes(shown.kind));
   const refused = watched.isError && !isTransientFailure(watched.error);
   const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
@@ -212,7 +229,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               ref={videoRef}
               aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
               tabIndex={watchOnly ? -1 : 0}
-              aria-describedby={keyboard === 'idle' ? undefined : KEYBOARD_HINT_ID}
+              aria-describedby={capture === 'idle' ? undefined : KEYBOARD_HINT_ID}
               autoPlay
               muted
               playsInline
@@ -224,10 +241,11 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
                 touchAction: 'none',
               }}
             />
-            <KeyboardHint capture={keyboard} />
-            {showStats && <StatsOverlay history={history} />}
+            <KeyboardHint capture={capture} />
+            {showStats && !ended && <StatsOverlay history={history} />}
             <PlayerStatus
               state={shown}
+              relaunch={watchOnly ? undefined : relaunchHref(session)}
               onRetry={() => playerRef.current?.retry()}
               onReconnect={() => playerRef.current?.connect()}
             />

@@ -24,23 +24,28 @@ export function ViewerToolbar(props: {
 }) {
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-      <Tooltip title="Statistics (Ctrl+Shift+S)">
-        <IconButton
-          aria-label={props.showStats ? 'Hide statistics' : 'Show statistics'}
-          aria-pressed={props.showStats}
-          onClick={props.onToggleStats}
-        >
-          <BarChartIcon />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title="Fullscreen (Ctrl+Shift+F)">
-        <IconButton
-          aria-label={props.fullscreen ? 'Leave fullscreen' : 'Fullscreen'}
-          onClick={props.onToggleFullscreen}
-        >
-          {props.fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
-        </IconButton>
-      </Tooltip>
+      {/* Once the session has ended there is no stream to measure or to see bigger. */}
+      {!props.ended && (
+        <>
+          <Tooltip title="Statistics (Ctrl+Shift+S)">
+            <IconButton
+              aria-label={props.showStats ? 'Hide statistics' : 'Show statistics'}
+              aria-pressed={props.showStats}
+              onClick={props.onToggleStats}
+            >
+              <BarChartIcon />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title="Fullscreen (Ctrl+Shift+F)">
+            <IconButton
+              aria-label={props.fullscreen ? 'Leave fullscreen' : 'Fullscreen'}
+              onClick={props.onToggleFullscreen}
+            >
+              {props.fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+            </IconButton>
+          </Tooltip>
+        </>
+      )}
       {!props.watchOnly && !props.ended && (
         <Tooltip title="Capture the pointer (Esc releases it)">
           <span>
