@@ -24,13 +24,31 @@ describe('EndSessionDialog', () => {
       />,
     );
     const dialog = screen.getByRole('dialog', { name: 'End this session?' });
-    expect(dialog).toHaveTextContent(`Session ${sessionId} will be stopped and its application closed.`);
+    expect(dialog).toHaveTextContent('This session will be stopped and its application closed.');
+    expect(dialog).toHaveTextContent(`Session ${sessionId}`);
     expect(dialog).toHaveTextContent('To leave it running, use Disconnect instead.');
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
     expect(onCancel).toHaveBeenCalledTimes(1);
     await userEvent.click(within(dialog).getByRole('button', { name: 'End session' }));
     expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('leads with what the session runs where the page knows it, the id after it', () => {
+    render(
+      <EndSessionDialog
+        sessionId={sessionId}
+        name="USD Viewer 1.2.0 (Light)"
+        ending={false}
+        onCancel={vi.fn()}
+        onConfirm={vi.fn()}
+      />,
+    );
+    const text = screen.getByRole('dialog').textContent ?? '';
+    expect(text).toMatch(
+      /^End this session\?USD Viewer 1\.2\.0 \(Light\) will be stopped and its application closed\./,
+    );
+    expect(text.indexOf(sessionId)).toBeGreaterThan(text.indexOf('USD Viewer'));
   });
 
   it('disables both buttons while ending, and says why the last try failed', () => {

@@ -8,11 +8,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { describeError } from '../lib/error-text';
 
 /**
- * The confirmation, open while `sessionId` names a session. `hint`: what the page offers instead (the viewer's
- * Disconnect); `error`: why the last try to end it failed, shown until the next one.
+ * The confirmation, open while `sessionId` names a session. `name`: what it runs ("USD Viewer 1.2.0 (Light)"),
+ * said first where known, the id after it; `hint`: what the page offers instead (the viewer's Disconnect);
+ * `error`: why the last try to end it failed, shown until the next one.
  */
 export function EndSessionDialog(props: {
   sessionId: string | undefined;
+  name?: string | undefined;
   ending: boolean;
   error?: unknown;
   hint?: string;
@@ -25,8 +27,11 @@ export function EndSessionDialog(props: {
       <DialogTitle id="end-session-title">End this session?</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          Session {props.sessionId} will be stopped and its application closed. Anyone watching it loses the
-          stream.{props.hint ? ` ${props.hint}` : ''}
+          {props.name ?? 'This session'} will be stopped and its application closed. Anyone watching it loses
+          the stream.{props.hint ? ` ${props.hint}` : ''}
+        </DialogContentText>
+        <DialogContentText variant="caption" component="p" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+          Session {props.sessionId}
         </DialogContentText>
         {error ? (
           <DialogContentText color="error" role="alert">

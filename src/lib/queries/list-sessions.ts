@@ -4,6 +4,7 @@ import { getSessions } from '../api/get-sessions';
 import { launchLabel } from '../launch-label';
 import { mapLimit } from '../limit';
 import { forgetSession, getStartedSessions, type StartedSession } from '../session-history';
+import type { LaunchIds } from './use-launch-names';
 
 /** A session as the sessions page lists it; `failure` when it failed (410) and only its reason is left. */
 export interface SessionRow {
@@ -12,6 +13,8 @@ export interface SessionRow {
   failure: string | undefined;
   /** "usd-viewer 1.2.0 (default)", where the service or this browser knows it. */
   launched: string | undefined;
+  /** The same, as ids, for the catalog's names (`useLaunchNames`). */
+  ids: LaunchIds;
   /** Epoch milliseconds, where known. */
   startedAt: number | undefined;
   /** Who started it, where the service says. */
@@ -37,6 +40,7 @@ function rowOf(
     session,
     failure,
     launched: launchLabel(app, version, profile),
+    ids: { app, version, profile },
     startedAt: Number.isNaN(created) ? local?.startedAt : created,
     user: session?.user,
   };

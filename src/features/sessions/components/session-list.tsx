@@ -18,7 +18,9 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { launchLabel } from '../../../lib/launch-label';
 import type { SessionRow } from '../../../lib/queries/list-sessions';
+import { useLaunchNames } from '../../../lib/queries/use-launch-names';
 import { SessionStill } from './session-still';
 
 /** "3 min", "2 h 5 min": how long ago a session was started. */
@@ -54,6 +56,31 @@ function State({ row }: { row: SessionRow }) {
   );
 }
 
+/** "USD Viewer 1.2.0 (Light)": what a session runs, by the catalog's names where it answers. */
+export function useLaunchedName(row: SessionRow | undefined): string | undefined {
+  const names = useLaunchNames(row?.ids ?? { app: undefined, version: undefined, profile: undefined });
+  return names && launchLabel(names.app, names.version, names.profile);
+}
+
+/** The session's name first, its id beneath it in small type: the id is for support, not for reading. */
+function Launched({ row, variant }: { row: SessionRow; variant: 'body2' | 'subtitle1' }) {
+  const name = useLaunchedName(row);
+  return (
+    <Box>
+      <Typography variant={variant} component="p" sx={{ fontWeight: 700 }}>
+        {name ?? 'Application unknown'}
+      </Typography>
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+      >
+        {row.id}
+      </Typography>
+    </Box>
+  );
+}
+
 function age(row: SessionRow, now: number): string {
   const since = row.startedAt === undefined ? 'unknown' : formatAge(now - row.startedAt);
   return row.user ? `${since}, by ${row.user}` : since;
@@ -67,10 +94,17 @@ function Actions({ row, onEnd }: { row: SessionRow; onEnd: (id: string) => void 
         component={RouterLink}
         to={`/sessions/${row.id}`}
         aria-label={`Open viewer of ${row.id}`}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
       >
         Open viewer
       </Button>
-      <Button size="small" color="error" onClick={() => onEnd(row.id)} aria-label={`End session ${row.id}`}>
+      <Button
+        size="small"
+        color="error"
+        onClick={() => onEnd(row.id)}
+        aria-label={`End session ${row.id}`}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+      >
         End
       </Button>
     </Stack>
@@ -85,7 +119,6 @@ export function SessionTable({ rows, now, onEnd }: RowsProps) {
         <TableHead>
           <TableRow>
             <TableCell>Session</TableCell>
-            <TableCell>Application</TableCell>
             <TableCell>State</TableCell>
             <TableCell>Age</TableCell>
             <TableCell>Actions</TableCell>
@@ -94,18 +127,17 @@ export function SessionTable({ rows, now, onEnd }: RowsProps) {
         <TableBody>
           {rows.map((row) => (
             <TableRow key={row.id}>
-              <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{row.id}</TableCell>
               <TableCell>
-                <Stack spacing={1}>
+                <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                   <SessionStill row={row} width={160} />
-                  <span>{row.launched ?? 'unknown'}</span>
+                  <Launched row={row} variant="body2" />
                 </Stack>
               </TableCell>
               <TableCell>
                 <State row={row} />
               </TableCell>
               <TableCell>{age(row, now)}</TableCell>
-              <TableCell>
+              <TableCell sx={{ width: '1%' }}>
                 <Actions row={row} onEnd={onEnd} />
               </TableCell>
             </TableRow>
@@ -126,12 +158,7 @@ export function SessionCards({ rows, now, onEnd }: RowsProps) {
             <Box sx={{ mb: 1, '&:empty': { display: 'none' } }}>
               <SessionStill row={row} width={320} />
             </Box>
-            <Typography variant="subtitle1" component="p" sx={{ fontWeight: 700 }}>
-              {row.launched ?? 'Application unknown'}
-            </Typography>
-            <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
-              {row.id}
-            </Typography>
+            <Launched row={row} variant="subtitle1" />
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
               Age: {age(row, now)}
             </Typography>

@@ -2,15 +2,30 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getStartedSessions, rememberSession } from '../../../lib/session-history';
-import { pending, ready, sessionId } from '../../../test/fixtures';
+import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 import { narrowScreen } from '../../../test/narrow-screen';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The catalog answers with the fixtures' names, or (`false`) knows none of the applications. */
+function catalog(answers = true) {
+  server.use(
+    http.get(api('/cfg/apps/:id'), () =>
+      answers ? HttpResponse.json(apps[0]) : HttpResponse.json({ detail: 'Not found.' }, { status: 404 }),
+    ),
+    http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+      answers
+        ? HttpResponse.json({ count: profiles.length, items: profiles })
+        : HttpResponse.json({ detail: 'Not found.' }, { status: 404 }),
+    ),
+  );
+}
+
 describe('sessions page', { timeout: 30_000 }, () => {
-  it('lists the service sessions with state and age, and ends one after confirming', async () => {
+  it('lists the service sessions by name with state and age, and ends one after confirming', async () => {
+    catalog();
     rememberSession({
       id: sessionId,
       app: 'usd-viewer',
@@ -35,13 +50,16 @@ describe('sessions page', { timeout: 30_000 }, () => {
     const row = within(table).getByText(sessionId).closest('tr')!;
     expect(within(row).getByText('ready')).toBeInTheDocument();
     expect(within(row).getByText('5 min')).toBeInTheDocument();
-    expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
-    expect(within(row).getByRole('link', { name: `Open viewer of ${sessionId}` })).toHaveAttribute(
-      'href',
-      `/sessions/${sessionId}`,
-    );
+    // The catalog's names lead; the id comes after them.
+    expect(await within(row).findByText('USD Viewer 1.2.0 (Default)')).toBeInTheDocument();
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[0]!.textContent).toBe(`USD Viewer 1.2.0 (Default)${sessionId}`);
+    const open = within(row).getByRole('link', { name: `Open viewer of ${sessionId}` });
+    expect(open).toHaveAttribute('href', `/sessions/${sessionId}`);
+    expect(open).toHaveStyle({ whiteSpace: 'nowrap' });
     await userEvent.click(within(row).getByRole('button', { name: `End session ${sessionId}` }));
     const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+    expect(dialog).toHaveTextContent('USD Viewer 1.2.0 (Default) will be stopped');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
     expect(deleted).toBe(0);
     // The page is inert until the dialog has finished closing.
@@ -55,6 +73,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
   });
 
   it('falls back to the sessions this browser started when the service cannot list (404)', async () => {
+    catalog(false);
     const other = '11111111-2222-4333-8444-555555555555';
     rememberSession({
       id: sessionId,
@@ -88,6 +107,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
   });
 
   it('says what runs, since when and whose, for sessions started in another browser', async () => {
+    catalog(false);
     const created = new Date(Date.now() - 65 * 60_000).toISOString();
     server.use(
       http.get(api('/stream'), () =>

@@ -10,7 +10,7 @@ import { useNarrow } from '../../../components/use-narrow';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
-import { SessionCards, SessionTable } from './session-list';
+import { SessionCards, SessionTable, useLaunchedName } from './session-list';
 
 /** The caller's sessions: what runs, its state and age, open the viewer, end one after confirming. */
 export function SessionsPage() {
@@ -20,6 +20,7 @@ export function SessionsPage() {
   const end = useEndSession();
   const rows = sessions.data?.rows ?? [];
   const List = narrow ? SessionCards : SessionTable;
+  const endingName = useLaunchedName(rows.find((row) => row.id === ending));
 
   return (
     <>
@@ -56,6 +57,7 @@ export function SessionsPage() {
       )}
       <EndSessionDialog
         sessionId={ending}
+        name={endingName}
         ending={end.isPending}
         error={end.error}
         onCancel={() => setEnding(undefined)}

@@ -126,6 +126,7 @@ describe('ViewerPage', () => {
 
     await user.click(await screen.findByRole('button', { name: 'End session' }));
     const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+    expect(dialog).toHaveTextContent('USD Viewer 1.2.0 (Small) will be stopped');
     await user.click(within(dialog).getByRole('button', { name: 'End session' }));
     expect(await screen.findByText('You ended this session.')).toBeInTheDocument();
     expect(deleted).toBe(sessionId);
@@ -166,6 +167,19 @@ describe('ViewerPage', () => {
     expect(screen.queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share a watch-only link' })).not.toBeInTheDocument();
     expect(asked).toBe(0);
+  });
+
+  it("names a shared session by the name its link carries, the one its sharer's page showed", async () => {
+    const fragment = new URLSearchParams({
+      session: sessionId,
+      ticket: 'w',
+      routes: JSON.stringify(ready.routes),
+      title: 'USD Viewer 1.2.0 (Small)',
+    });
+    renderRoute(`/watch#${fragment}`);
+    expect(
+      await screen.findByRole('heading', { name: 'Watching USD Viewer 1.2.0 (Small)' }, loading),
+    ).toBeInTheDocument();
   });
 
   it('says so when a watch link has lost its fragment', async () => {

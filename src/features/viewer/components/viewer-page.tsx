@@ -177,7 +177,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const refused = watched.isError && !isTransientFailure(watched.error);
   const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
   const title = useSessionTitle(sessionId, session, !shared);
-  const named = title && launchLabel(title.app, title.version, title.profile);
+  // A watch link carries the name its maker saw: its page asks the API nothing.
+  const named = shared ? shared.title : title && launchLabel(title.app, title.version, title.profile);
   const heading = named
     ? `${watchOnly ? 'Watching ' : ''}${named}`
     : watchOnly
@@ -250,7 +251,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               onReconnect={() => playerRef.current?.connect()}
             />
           </Box>
-          {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} />}
+          {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} title={named} />}
           {shared && (
             <Typography variant="body2" color="text.secondary">
               You are watching through a shared link: you see the stream, and nothing you do reaches the
@@ -276,6 +277,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       )}
       <EndSessionDialog
         sessionId={confirmEnd ? sessionId : undefined}
+        name={named}
         ending={end.isPending}
         error={end.error}
         hint="To leave it running, use Disconnect instead."

@@ -6,13 +6,13 @@ import { ready, sessionId } from '../../../test/fixtures';
 import { api, http, HttpResponse, server } from '../../../test/server';
 import { WatchLink } from './watch-link';
 
-function renderWatchLink() {
+function renderWatchLink(title?: string) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
   return render(
     <QueryClientProvider client={queryClient}>
-      <WatchLink sessionId={sessionId} />
+      <WatchLink sessionId={sessionId} title={title} />
     </QueryClientProvider>,
   );
 }
@@ -41,6 +41,16 @@ const ticketOf = (link: HTMLElement) =>
   new URLSearchParams(new URL((link as HTMLInputElement).value).hash.slice(1)).get('ticket');
 
 describe('WatchLink', () => {
+  it("carries the session's name, for the page of whoever opens it to say what they watch", async () => {
+    service();
+    renderWatchLink('USD Viewer 1.2.0 (Small)');
+    await userEvent.click(screen.getByRole('button', { name: 'Share a watch-only link' }));
+    const link = (await screen.findByLabelText('Watch-only link')) as HTMLInputElement;
+    expect(new URLSearchParams(new URL(link.value).hash.slice(1)).get('title')).toBe(
+      'USD Viewer 1.2.0 (Small)',
+    );
+  });
+
   it('stops the sharing beside the link, says in words what that did, and shares a working link again', async () => {
     const stops = service();
     const user = userEvent.setup();

@@ -26,12 +26,12 @@ export function signedInWatchUrl(origin: string, sessionId: string): string {
  * after which every link made so far (on this page or before) stops working and whoever watches through one is
  * disconnected. Says in words what it did.
  */
-export function WatchLink(props: { sessionId: string }) {
+export function WatchLink(props: { sessionId: string; title?: string | undefined }) {
   const [copied, setCopied] = useState(false);
   const make = useMutation({
     mutationFn: async () => {
       const origin = window.location.origin;
-      const shared = await createWatchLink(origin, props.sessionId);
+      const shared = await createWatchLink(origin, props.sessionId, props.title);
       return shared
         ? {
             url: shared,

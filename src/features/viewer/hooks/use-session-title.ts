@@ -1,18 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { appQueries } from '../../../lib/queries/app-queries';
 import type { Session } from '../../../lib/api-client';
+import { useLaunchNames, type LaunchNames } from '../../../lib/queries/use-launch-names';
 import { getStartedSessions } from '../../../lib/session-history';
 
 /** How a viewer names its session: the application, its version and the profile. */
-export interface SessionTitle {
-  app: string;
-  version: string | undefined;
-  profile: string | undefined;
-}
-
-// Names change rarely, and a heading that refetched would toast its failures after the session ended.
-const quiet = { staleTime: Infinity, throwOnError: false, refetchOnWindowFocus: false } as const;
+export type SessionTitle = LaunchNames;
 
 /**
  * The session's application, version and profile, by their catalog names where the catalog answers and by
@@ -29,21 +21,9 @@ export function useSessionTitle(
     () => (enabled ? getStartedSessions().find((s) => s.id === id) : undefined),
     [id, enabled],
   );
-  const app = session?.app ?? local?.app;
-  const version = session?.version ?? local?.version;
-  const profile = session?.profile ?? local?.profile;
-  const appName = useQuery({
-    ...appQueries.detail(app ?? ''),
-    ...quiet,
-    enabled: app !== undefined,
-    select: (a) => a.name,
+  return useLaunchNames({
+    app: session?.app ?? local?.app,
+    version: session?.version ?? local?.version,
+    profile: session?.profile ?? local?.profile,
   });
-  const profileName = useQuery({
-    ...appQueries.profiles(app ?? '', version ?? ''),
-    ...quiet,
-    enabled: app !== undefined && version !== undefined && profile !== undefined,
-    select: (list) => list.find((p) => p.id === profile)?.name,
-  });
-  if (app === undefined) return undefined;
-  return { app: appName.data ?? app, version, profile: profileName.data ?? profile };
 }
