@@ -83,9 +83,9 @@ test('no main page scrolls sideways, sessions stack as cards, and axe finds noth
       'profile availability',
       '/admin/profiles',
       () =>
-        expect(page.getByLabel('sample-editor 2.0.0-rc.1+build.20240101 small: ok, resolves')).toBeVisible({
-          timeout: 20_000,
-        }),
+        expect(
+          page.getByRole('button', { name: 'Try Sample Editor 2.0.0-rc.1+build.20240101 with Small' }),
+        ).toBeVisible({ timeout: 20_000 }),
     ],
     ['settings', '/settings', () => expect(page.getByRole('textbox', { name: 'Catalog URL' })).toBeVisible()],
     [

@@ -178,16 +178,17 @@ test.describe('portal', () => {
     }
   });
 
-  test('profile availability shows which profiles resolve, wildcards included', async ({ page }) => {
+  test('profile availability says in words which profiles apply, wildcards included', async ({ page }) => {
     await page.goto(`${stack.baseURL}/admin/profiles`);
     const table = page.getByRole('table', { name: 'Profile availability' });
-    await expect(table.getByLabel('sample-editor 1.0.0 editor-only: ok, resolves')).toBeVisible({
-      timeout: 20_000,
-    });
-    await expect(table.getByLabel('script-app 0.1.0 small: ok, resolves')).toBeVisible();
-    await expect(table.getByLabel('sample-viewer 1.10.0 pinned: ok, resolves')).toBeVisible();
-    await expect(table.getByLabel(/^sample-viewer 1\.0\.0 pinned: 404/)).toBeVisible();
-    await expect(table.getByLabel(/^sample-viewer 2\.0\.0-rc\.1 editor-only: 404/)).toBeVisible();
+    // A profile that applies offers its Try; one that does not says so, and offers none.
+    const tryOf = (name: string) => table.getByRole('button', { name: `Try ${name}` });
+    await expect(tryOf('Sample Editor 1.0.0 with Editor only')).toBeVisible({ timeout: 20_000 });
+    await expect(tryOf('Script App 0.1.0 with Small')).toBeVisible();
+    await expect(tryOf('Sample Viewer 1.10.0 with Pinned')).toBeVisible();
+    await expect(tryOf('Sample Viewer 1.0.0 with Pinned')).toHaveCount(0);
+    await expect(tryOf('Sample Viewer 2.0.0-rc.1 with Editor only')).toHaveCount(0);
+    await expect(table.getByText('does not apply', { exact: true })).toHaveCount(8);
     await expect(table.getByRole('row')).toHaveCount(6);
   });
 

@@ -1,9 +1,10 @@
 /**
  * What a profile says is what streams, with the repository's own catalog: "Light" starts at 640x360 and
  * follows the window up to 1280x720, as its description says; "Factory Floor" stays at its fixed 640x360
- * whatever the window asks.
+ * whatever the window asks. And what admins see of it at /admin/profiles: which profiles apply, in words,
+ * without a failed request, and a Try that plays a version with a profile until its first frame.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
 import { expectPlaying, look } from './support/video';
 import { marksScript } from './support/whep-test-client';
@@ -55,4 +56,59 @@ test('Factory Floor keeps its fixed size when the window asks for more', async (
   // The viewer's first input is the size it wants; once the application has applied it, the size shows.
   await expect.poll(async () => (await look(page))?.marks?.seq ?? 0).toBeGreaterThan(0);
   expect(await look(page)).toMatchObject({ width: 640, height: 360 });
+});
+
+/** The cell of the availability table in the row of `version` (its header starts so) and the column of `profile`. */
+async function cell(table: Locator, version: string, profile: string): Promise<Locator> {
+  await expect(table).toBeVisible();
+  const columns = await table.getByRole('columnheader').allTextContents();
+  const index = columns.findIndex((text) => text.startsWith(profile));
+  expect(index, `a column for ${profile} in ${columns.join(' | ')}`).toBeGreaterThan(0);
+  const row = table.getByRole('row').filter({
+    has: table
+      .page()
+      .getByRole('rowheader', { name: new RegExp(`^${version.replaceAll('.', '\\.')}(?![\\d.+-])`) }),
+  });
+  return row.locator('th, td').nth(index);
+}
+
+test('admins see which profiles apply in words, with no failed request, and a Try times the first frame', async () => {
+  test.setTimeout(120_000);
+  // The sessions of the tests above hold both GPUs: a Try behind them would wait in the queue.
+  const running = (await (await context.request.get(`${stack.apiURL}/stream`)).json()) as {
+    items: { id: string }[];
+  };
+  for (const { id } of running.items) await context.request.delete(`${stack.apiURL}/stream/${id}`);
+  const page = await context.newPage();
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400)
+      failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  await page.goto(`${stack.baseURL}/admin/profiles`);
+  const table = page.getByRole('table', { name: 'Profile availability' });
+  await expect(await cell(table, 'USD Viewer 1.2.0', 'Default')).toContainText('available');
+  // RTX Review is for USD Composer and two versions of USD Viewer only.
+  await expect(await cell(table, 'USD Viewer 1.2.0', 'RTX Review')).toHaveText('does not apply');
+  await expect(await cell(table, 'USD Viewer 1.10.0', 'RTX Review')).toContainText('available');
+  await expect(await cell(table, 'Terminal 379.0.0', 'Factory Floor')).toHaveText('does not apply');
+
+  const tried = await cell(table, 'USD Viewer 1.2.0', 'Default');
+  await table.getByRole('button', { name: 'Try USD Viewer 1.2.0 with Default' }).click();
+  await expect(page.getByRole('status', { name: 'Try in progress' })).toContainText(
+    'Trying USD Viewer 1.2.0 with Default',
+  );
+  await expect(tried).toContainText(/first frame in \d+ ms, just now/, { timeout: 60_000 });
+  // The Try ended its session: nothing of it runs on.
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`${stack.apiURL}/stream`)).json()) as { count: number }).count,
+    )
+    .toBe(0);
+  // The outcome is this browser's: it is still there when the page opens again.
+  await page.reload();
+  await expect(await cell(table, 'USD Viewer 1.2.0', 'Default')).toContainText(/first frame in \d+ ms/);
+  expect(failed).toEqual([]);
+  await page.close();
 });

@@ -165,7 +165,7 @@ describe('profile availability page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(ended).toEqual([sessionId]));
     expect(posted).toEqual([{ id: 'usd-viewer', version: '1.0.0', profile: 'default' }]);
     expect(cell(table, 'USD Viewer 1.0.0', 'Default')).toHaveTextContent(/first frame in \d+ ms, just now/);
-    expect(fake.disconnected).toBe(1);
+    expect(fake.disconnected).toBeGreaterThan(0);
     const kept: unknown = JSON.parse(
       localStorage.getItem(outcomeKey({ app: 'usd-viewer', version: '1.0.0', profile: 'default' }))!,
     );

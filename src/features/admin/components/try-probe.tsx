@@ -67,8 +67,10 @@ export function TryProbe({
     });
     const off = p.addEventListener('state', (state) => {
       setPlayer(state);
-      if (state.kind === 'playing') report.current({ kind: 'frame' });
-      else if (state.kind === 'failed') report.current({ kind: 'failed', reason: state.reason });
+      if (state.kind !== 'playing' && state.kind !== 'failed') return;
+      // The viewer leaves before the page ends the session, so that its goodbye finds the application.
+      p.disconnect();
+      report.current(state.kind === 'playing' ? { kind: 'frame' } : { kind: 'failed', reason: state.reason });
     });
     p.connect();
     return () => {
