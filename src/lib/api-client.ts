@@ -15,6 +15,8 @@ type Schemas = components['schemas'];
 export type Application = Schemas['Application'];
 /** A profile (runtime configuration) of an application version. */
 export type Profile = Schemas['Profile'];
+/** A launch argument a version declares (an extension of this service, CONTRACT §20). */
+export type ArgumentDeclaration = Schemas['ArgumentDeclaration'];
 /** The detail of one version. */
 export type VersionDetail = Schemas['VersionDetail'];
 /** One network route of a ready session. */

@@ -1,5 +1,6 @@
 /** SemVer ordering of version lists, which real deployments return in any order (CONTRACT 7 and 13). */
 import semver from 'semver';
+import type { ArgumentDeclaration } from './api-client';
 
 /** A version as the portal shows it. */
 export interface VersionInfo {
@@ -8,6 +9,11 @@ export interface VersionInfo {
   invalid: boolean;
   prerelease: boolean;
   latest: boolean;
+  /**
+   * The launch arguments the version declares (CONTRACT §20); `[]` when it takes none, absent where the
+   * deployment declares nothing (then the portal offers the USD stage URI, as real deployments take it).
+   */
+  arguments?: ArgumentDeclaration[];
 }
 
 /** Sorts versions newest first by SemVer precedence and marks `latest` and pre-releases. */
@@ -40,4 +46,12 @@ export function latestVersion(versions: readonly string[]): string | undefined {
  */
 export function versionParam(params: URLSearchParams): string | null {
   return params.get('version')?.replaceAll(' ', '+') ?? null;
+}
+
+/**
+ * Whether a version takes a USD stage: it declares `usd_stage_uri`, or declares nothing at all (deployments
+ * without declarations, such as Omniverse Kit App Streaming, take one).
+ */
+export function takesStage(version: Pick<VersionInfo, 'arguments'> | undefined): boolean {
+  return version?.arguments === undefined || version.arguments.some((a) => a.name === 'usd_stage_uri');
 }

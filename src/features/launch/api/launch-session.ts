@@ -5,8 +5,11 @@ import { getApp } from '../../../lib/api/get-app';
 import { getProfile } from '../../../lib/api/get-profile';
 import { getVersion } from '../../../lib/api/get-version';
 
-/** The wizard's fields; each error is shown on one of them. */
-export type LaunchField = 'app' | 'version' | 'profile' | 'usd_stage_uri';
+/**
+ * The wizard's fields; each error is shown on one of them. `arguments.NAME`: the field of one argument;
+ * `arguments`: the arguments as a whole.
+ */
+export type LaunchField = 'app' | 'version' | 'profile' | 'arguments' | `arguments.${string}`;
 
 /** What the wizard asks for. */
 export interface LaunchChoice {
@@ -16,7 +19,8 @@ export interface LaunchChoice {
   /** The version `latest` stands for (the wizard knows it from the version list). */
   resolvedVersion: string | undefined;
   profile: string;
-  usdStageUri: string;
+  /** The arguments' values, those left empty left out. */
+  arguments: Record<string, string | number | boolean>;
 }
 
 /** A failure of a launch, with the field it belongs to (none for 403, 503, network failures...). */
@@ -33,7 +37,10 @@ export class LaunchError extends Error {
 /** Maps a 422 `loc` (`["body","version"]`, `["path","id"]`, ...) to the wizard's field. */
 export function fieldOfLoc(loc: readonly (string | number)[]): LaunchField | undefined {
   const names = loc.map(String);
-  if (names.includes('usd_stage_uri') || names.includes('arguments')) return 'usd_stage_uri';
+  const args = names.indexOf('arguments');
+  if (args >= 0) return names[args + 1] === undefined ? 'arguments' : `arguments.${names[args + 1]}`;
+  // A deployment that names the stage without `arguments` before it.
+  if (names.includes('usd_stage_uri')) return 'arguments.usd_stage_uri';
   if (names.includes('profile')) return 'profile';
   if (names.includes('version')) return 'version';
   if (names.includes('id')) return 'app';
@@ -82,7 +89,7 @@ export async function launchSession(choice: LaunchChoice): Promise<Session> {
     id: choice.app,
     version: choice.version,
     profile: choice.profile,
-    ...(choice.usdStageUri.trim() ? { arguments: { usd_stage_uri: choice.usdStageUri.trim() } } : {}),
+    ...(Object.keys(choice.arguments).length > 0 ? { arguments: choice.arguments } : {}),
   };
   // POST errors other than a 422 belong to the whole form, not to a field.
   const session = await confirmStep(undefined, () => createSession(body));

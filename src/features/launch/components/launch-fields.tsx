@@ -50,13 +50,15 @@ export function AppField(props: {
 }
 
 /** A select whose options always include the current value, so a deep link's choice stays visible. */
-function ChoiceField(props: {
+export function ChoiceField(props: {
   id: string;
   label: string;
   value: string;
   options: { value: string; label: string }[];
   error: string | undefined;
-  help?: string;
+  help?: string | undefined;
+  /** Marked required (default: it is). */
+  required?: boolean;
   onChange: (value: string) => void;
 }) {
   const options =
@@ -64,7 +66,7 @@ function ChoiceField(props: {
       ? props.options
       : [{ value: props.value, label: props.value }, ...props.options];
   return (
-    <FormControl size="small" error={Boolean(props.error)} required fullWidth>
+    <FormControl size="small" error={Boolean(props.error)} required={props.required ?? true} fullWidth>
       <InputLabel id={`${props.id}-label`}>{props.label}</InputLabel>
       <Select
         labelId={`${props.id}-label`}

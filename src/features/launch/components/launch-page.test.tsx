@@ -56,6 +56,8 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     const { router } = renderRoute('/launch?app=usd-viewer&profile=default&usd_stage_uri=file:///s.usd');
     const version = await screen.findByRole('combobox', { name: 'Version' });
     await waitFor(() => expect(version).toHaveTextContent('latest (1.10.0)'));
+    // Versions that declare no arguments (real deployments) are offered the USD stage, as always.
+    expect(screen.getByRole('textbox', { name: 'USD stage URI' })).toHaveValue('file:///s.usd');
     await reviewAndLaunch();
     await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
     expect(body).toEqual({
@@ -146,6 +148,9 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     serveCatalog();
     const asked: string[] = [];
     server.use(
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json({ count: 2, items: [{ version: '1.10.0+build.7' }, { version: '1.9.0' }] }),
+      ),
       http.get(api('/cfg/apps/:id/versions/:version/profiles'), ({ params }) => {
         asked.push(String(params.version));
         return HttpResponse.json({ count: profiles.length, items: profiles });

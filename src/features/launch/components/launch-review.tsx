@@ -4,11 +4,14 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
+import type { ArgumentDeclaration } from '../../../lib/api-client';
 import type { LaunchChoice } from '../api/launch-session';
 
 /** The last step: what will be launched, and the button that launches it. */
 export function LaunchReview(props: {
   choice: LaunchChoice;
+  /** The arguments the version asks for, each shown with its value. */
+  declared: readonly ArgumentDeclaration[];
   appName: string | undefined;
   launching: boolean;
   onBack: () => void;
@@ -22,7 +25,7 @@ export function LaunchReview(props: {
       choice.version === 'latest' ? `latest (${choice.resolvedVersion ?? 'unknown'})` : choice.version,
     ],
     ['Profile', choice.profile],
-    ['USD stage URI', choice.usdStageUri || 'none'],
+    ...props.declared.map((d): [string, string] => [d.label, String(choice.arguments[d.name] ?? 'none')]),
   ];
   return (
     <Stack spacing={2} component="section" aria-label="Review">

@@ -6,55 +6,26 @@ import Stack from '@mui/material/Stack';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
-import TextField from '@mui/material/TextField';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
-import { describeError } from '../../../lib/error-text';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { versionParam } from '../../../lib/versions';
-import { fieldOfError, launchSession, LaunchError, type LaunchField } from '../api/launch-session';
+import { launchSession, LaunchError, type LaunchField } from '../api/launch-session';
 import { launchQueries } from '../api/launch-queries';
+import {
+  argumentFields,
+  argumentParam,
+  argumentText,
+  argumentValue,
+  argumentValues,
+} from '../utils/argument-values';
+import { ArgumentFields } from './argument-fields';
 import { AppField, ProfileField, VersionField } from './launch-fields';
+import { appProblem, fieldMessage, fieldName, reviewReason, versionProblem } from './launch-problems';
 import { LaunchReview } from './launch-review';
 
 const steps = ['Application', 'Version', 'Profile', 'Options', 'Review'];
-
-const FIELD_NAMES: Record<LaunchField, string> = {
-  app: 'application',
-  version: 'version',
-  profile: 'profile',
-  usd_stage_uri: 'USD stage URI',
-};
-
-/** Why the choice cannot be reviewed yet, in words; undefined when it can. */
-function reviewReason(state: {
-  app: string;
-  profile: string;
-  checking: boolean;
-  problem: LaunchField | undefined;
-}): string | undefined {
-  if (!state.app) return 'Choose an application to review the launch.';
-  if (!state.profile) return 'Choose a profile to review the launch.';
-  if (state.problem) return `Fix the ${FIELD_NAMES[state.problem]} above to review the launch.`;
-  if (state.checking) return 'Checking that this profile applies…';
-  return undefined;
-}
-
-function fieldMessage(error: unknown, field: LaunchField, value: string): string | undefined {
-  const launchError = error instanceof LaunchError ? error : undefined;
-  const apiError = launchError?.apiError ?? (isApiError(error) ? error : undefined);
-  if (!apiError) return undefined;
-  const owner = launchError ? launchError.field : fieldOfError(apiError, field);
-  if (owner !== field) return undefined;
-  if (apiError.status === 404) {
-    const what = { app: 'Application', version: 'Version', profile: 'Profile', usd_stage_uri: 'Stage' }[
-      field
-    ];
-    return `${what} ${value} no longer exists${field === 'profile' ? ' or does not apply to this version' : ''}.`;
-  }
-  return apiError.issues.map((i) => i.msg).join('; ') || describeError(apiError);
-}
 
 /** The wizard: application, version (default latest), profile, options, review, then POST /stream. */
 export function LaunchWizard() {
@@ -65,14 +36,16 @@ export function LaunchWizard() {
   const app = params.get('app') ?? '';
   const version = versionParam(params) || 'latest';
   const profile = params.get('profile') ?? '';
-  const stage = params.get('usd_stage_uri') ?? '';
 
   const apps = useQuery(launchQueries.apps());
   const versions = useQuery({ ...launchQueries.versions(app), enabled: app !== '' });
   const resolved = version === 'latest' ? versions.data?.find((v) => v.latest)?.version : version;
+  const appName = apps.data?.items.find((a) => a.id === app)?.name;
+  const versionError = versionProblem(version, appName ?? app, versions.data);
   const profiles = useQuery({
     ...launchQueries.profiles(app, resolved ?? ''),
-    enabled: Boolean(app && resolved),
+    // Not for a version known to be wrong: the service's answer would only repeat it, less clearly.
+    enabled: Boolean(app && resolved) && !versionError && !versions.isError,
   });
   const launch = useMutation({
     mutationFn: launchSession,
@@ -84,49 +57,81 @@ export function LaunchWizard() {
     onError: () => setReviewing(false),
   });
 
-  const set = (changes: Record<string, string>) => {
+  /** Changes the query; `null` removes a key, and so does '' unless `keepEmpty` (a field emptied on purpose). */
+  const set = (changes: Record<string, string | null>, keepEmpty = false) => {
     launch.reset();
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
+      if (v || (keepEmpty && v !== null)) next.set(k, v);
       else next.delete(k);
     }
     setParams(next, { replace: true });
   };
-  const appName = apps.data?.items.find((a) => a.id === app)?.name;
+  // The version's declared arguments, or the USD stage where the deployment declares none.
+  const declared = argumentFields(versions.data?.find((v) => v.version === resolved));
+  const texts = Object.fromEntries(declared.map((d) => [d.name, argumentText(d, params)]));
+  const labels = Object.fromEntries(declared.map((d) => [d.name, d.label]));
   // A deep link may name a profile that does not apply to its version: say so here, not after Launch.
   const unlisted =
     profile && profiles.isSuccess && !profiles.data.some((p) => p.id === profile)
       ? `Profile ${profile} does not apply to ${appName ?? app} ${resolved ?? version}; choose one that does.`
       : undefined;
-  const errorFor = (field: LaunchField, value: string) =>
-    fieldMessage(launch.error, field, value) ??
-    (field === 'app' ? fieldMessage(versions.error, 'app', value) : undefined) ??
-    (field === 'version' ? fieldMessage(profiles.error, 'version', value) : undefined) ??
-    (field === 'profile' ? unlisted : undefined);
+  const errorFor = (field: LaunchField, value: string): string | undefined => {
+    const launched = fieldMessage(launch.error, field, value);
+    if (launched) return launched;
+    if (field === 'app') return appProblem(app, versions.error);
+    if (field === 'version') return versionError ?? fieldMessage(profiles.error, 'version', value);
+    if (field === 'profile') return unlisted;
+    const name = field.slice('arguments.'.length);
+    const argument = declared.find((d) => d.name === name);
+    return argument && argumentValue(argument, value).problem;
+  };
+  const argumentErrors = Object.fromEntries(
+    declared.map((d) => [d.name, errorFor(`arguments.${d.name}`, texts[d.name] ?? '')]),
+  );
+  const errors = {
+    app: errorFor('app', app),
+    version: errorFor('version', version),
+    profile: errorFor('profile', profile),
+  };
   const formError =
     launch.error instanceof LaunchError && launch.error.field === undefined
       ? launch.error.apiError
       : undefined;
   const listError = [apps.error, versions.error].find((e) => isApiError(e) && e.status === 403);
+  const wrongArgument = declared.find((d) => argumentErrors[d.name]);
+  const problem = (['app', 'version', 'profile'] as const).find((f) => errors[f]);
   const reviewBlocked = reviewReason({
     app,
     profile,
     checking: Boolean(app && profile) && (versions.isPending || (Boolean(resolved) && profiles.isPending)),
-    problem: (['app', 'version', 'profile', 'usd_stage_uri'] as const).find((f) =>
-      errorFor(f, { app, version, profile, usd_stage_uri: stage }[f]),
-    ),
+    problem: problem
+      ? fieldName(problem, labels)
+      : wrongArgument && fieldName(`arguments.${wrongArgument.name}`, labels),
+    missing: declared.find((d) => argumentValue(d, texts[d.name] ?? '').missing)?.label,
   });
   const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
+  // A step in error is marked so, never as done.
+  const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument];
+  const choice = {
+    app,
+    version,
+    resolvedVersion: resolved,
+    profile,
+    arguments: argumentValues(declared, params),
+  };
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <Stepper activeStep={active} alternativeLabel aria-label="Launch steps" sx={{ overflowX: 'auto' }}>
-        {steps.map((label) => (
-          <Step key={label}>
-            <StepLabel>{label}</StepLabel>
-          </Step>
-        ))}
+        {steps.map((label, i) => {
+          const error = Boolean(stepErrors[i]);
+          return (
+            <Step key={label} {...(error ? { completed: false } : {})}>
+              <StepLabel error={error}>{label}</StepLabel>
+            </Step>
+          );
+        })}
       </Stepper>
       {listError !== undefined && <ErrorAlert error={listError} />}
       {apps.isError && listError === undefined && (
@@ -141,13 +146,12 @@ export function LaunchWizard() {
       )}
       {reviewing ? (
         <LaunchReview
-          choice={{ app, version, resolvedVersion: resolved, profile, usdStageUri: stage }}
+          choice={choice}
+          declared={declared}
           appName={appName}
           launching={launch.isPending}
           onBack={() => setReviewing(false)}
-          onLaunch={() =>
-            launch.mutate({ app, version, resolvedVersion: resolved, profile, usdStageUri: stage })
-          }
+          onLaunch={() => launch.mutate(choice)}
         />
       ) : (
         <Stack
@@ -162,33 +166,38 @@ export function LaunchWizard() {
           <AppField
             value={app}
             apps={apps.data?.items ?? []}
-            error={errorFor('app', app)}
-            onChange={(id) => set({ app: id, version: '', profile: '' })}
+            error={errors.app}
+            // Another application asks other arguments: the texts of the last one go with it.
+            onChange={(id) =>
+              set({
+                app: id,
+                version: '',
+                profile: '',
+                ...Object.fromEntries(declared.map((d) => [argumentParam(d.name), null])),
+              })
+            }
           />
           <VersionField
             value={version}
             versions={versions.data ?? []}
-            error={errorFor('version', version)}
+            error={errors.version}
             onChange={(v) => set({ version: v === 'latest' ? '' : v, profile: '' })}
           />
           <ProfileField
             value={profile}
             profiles={profiles.data ?? []}
-            error={errorFor('profile', profile)}
+            error={errors.profile}
             onChange={(p) => set({ profile: p })}
           />
           {profiles.isSuccess && profiles.data.length === 0 && (
             <Alert severity="warning">No profile applies to this version.</Alert>
           )}
-          <TextField
-            label="USD stage URI (optional)"
-            value={stage}
-            onChange={(e) => set({ usd_stage_uri: e.target.value })}
-            error={Boolean(errorFor('usd_stage_uri', stage))}
-            helperText={
-              errorFor('usd_stage_uri', stage) ??
-              'A stage for the application to open, e.g. omniverse://host/stage.usd'
-            }
+          <ArgumentFields
+            declared={declared}
+            texts={texts}
+            errors={argumentErrors}
+            // Emptied, a field stays empty rather than showing its default again.
+            onChange={(name, text) => set({ [argumentParam(name)]: text }, true)}
           />
           <ReasonedButton type="submit" variant="contained" reason={reviewBlocked}>
             Review
