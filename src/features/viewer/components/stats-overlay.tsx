@@ -8,14 +8,25 @@ function fmt(value: number | undefined, digits = 0, unit = ''): string {
   return value === undefined ? '-' : `${value.toFixed(digits)}${unit}`;
 }
 
+/**
+ * Whether a sample is of a still picture: an application whose picture does not change sends it again
+ * about once a second, each time in a few hundred bytes. Read as figures, "1.0 fps, 1 kbit/s" looks like a
+ * broken stream; a stalled one that still moves would carry far more bits a frame.
+ */
+export function isStillPicture(sample: StatsSample | undefined): boolean {
+  const { fps, bitrateKbps } = sample ?? {};
+  return fps !== undefined && bitrateKbps !== undefined && fps <= 1.5 && bitrateKbps < 20;
+}
+
 /** The stats panel; `history` is oldest first. */
 export function StatsOverlay(props: { history: StatsSample[] }) {
   const last = props.history.at(-1);
+  const still = isStillPicture(last);
   const rows: [string, string][] = [
     ['Resolution', last?.width ? `${last.width}x${last.height ?? 0}` : '-'],
     ['Codec', last?.codec ?? '-'],
-    ['Frames per second', fmt(last?.fps, 1)],
-    ['Bitrate', fmt(last?.bitrateKbps, 0, ' kbit/s')],
+    ['Frames per second', still ? `still picture (${fmt(last?.fps, 0)} frame/s)` : fmt(last?.fps, 1)],
+    ['Bitrate', fmt(last?.bitrateKbps, 0, ' kbit/s') + (still ? ' (nothing changes)' : '')],
     ['Round trip', fmt(last?.rttMs, 1, ' ms')],
     [
       'Packets lost',
