@@ -33,7 +33,15 @@ export const CONCURRENCY = 6;
  * Rows come by application name, then newest version first.
  */
 export async function getAvailability(signal?: AbortSignal): Promise<Availability> {
-  const [apps, everyProfile] = await Promise.all([getApps([], signal), getProfiles('*', '*', signal)]);
+  const [apps, everyProfile] = await Promise.all([
+    getApps([], signal),
+    // A deployment without the wildcard still has each version's own list, which names its profiles.
+    getProfiles('*', '*', signal).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      return [] as Profile[];
+    }),
+  ]);
+  const known = new Map(everyProfile.map((p) => [p.id, p]));
   const byName = [...apps.items].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const pairs = (
     await mapLimit(byName, CONCURRENCY, async (app) =>
@@ -43,16 +51,14 @@ export async function getAvailability(signal?: AbortSignal): Promise<Availabilit
   const rows = await mapLimit(pairs, CONCURRENCY, async ({ app, version }): Promise<AvailabilityRow> => {
     const row = { app: app.id, appName: app.name, version };
     try {
-      return { ...row, applies: (await getProfiles(app.id, version, signal)).map((p) => p.id) };
+      const listed = await getProfiles(app.id, version, signal);
+      for (const p of listed) if (!known.has(p.id)) known.set(p.id, p);
+      return { ...row, applies: listed.map((p) => p.id) };
     } catch (error) {
       if (signal?.aborted) throw error;
       return { ...row, applies: [], error: describeError(error, `${app.name} ${version}`) };
     }
   });
-  // A deployment whose wildcard list leaves a profile out still gets its column.
-  const known = new Map(everyProfile.map((p) => [p.id, p]));
-  for (const row of rows)
-    for (const id of row.applies) if (!known.has(id)) known.set(id, { id, name: id, description: '' });
   const profiles = [...known.values()].sort(
     (a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
   );
