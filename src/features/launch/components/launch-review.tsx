@@ -4,7 +4,9 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
+import { useQuery } from '@tanstack/react-query';
 import type { ArgumentDeclaration } from '../../../lib/api-client';
+import { launchQueries } from '../api/launch-queries';
 import type { LaunchChoice } from '../api/launch-session';
 
 /** The last step: what will be launched, and the button that launches it. */
@@ -18,13 +20,19 @@ export function LaunchReview(props: {
   onLaunch: () => void;
 }) {
   const { choice } = props;
+  // The wizard's profile step has asked for these already: the name comes from the cache.
+  const profileName = useQuery({
+    ...launchQueries.profiles(choice.app, choice.resolvedVersion ?? ''),
+    enabled: choice.resolvedVersion !== undefined,
+    select: (list) => list.find((p) => p.id === choice.profile)?.name,
+  }).data;
   const rows: [string, string][] = [
     ['Application', props.appName ? `${props.appName} (${choice.app})` : choice.app],
     [
       'Version',
       choice.version === 'latest' ? `latest (${choice.resolvedVersion ?? 'unknown'})` : choice.version,
     ],
-    ['Profile', choice.profile],
+    ['Profile', profileName ? `${profileName} (${choice.profile})` : choice.profile],
     ...props.declared.map((d): [string, string] => [d.label, String(choice.arguments[d.name] ?? 'none')]),
   ];
   return (
