@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { pending, ready } from '../test/fixtures';
+import { apps, pending, ready } from '../test/fixtures';
 import { renderRoute } from '../test/render';
 import { api, http, HttpResponse, server } from '../test/server';
 
@@ -24,15 +24,19 @@ function list(items: unknown[]) {
 }
 
 describe('the app bar sessions indicator', { timeout: 30_000 }, () => {
-  it('counts the waiting and running sessions and opens each viewer from its menu', async () => {
-    server.use(list([waiting, running, failed]));
+  it('counts the waiting and running sessions and opens each viewer from its menu, named by the catalog', async () => {
+    server.use(
+      list([waiting, running, failed]),
+      http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+    );
     const user = userEvent.setup();
     const { router } = renderRoute('/settings');
     await user.click(await screen.findByRole('button', { name: 'Your sessions: 2 sessions, 1 waiting' }));
     const menu = await screen.findByRole('menu', { name: 'Your sessions' });
+    expect(await within(menu).findByText('USD Viewer 1.2.0')).toBeInTheDocument();
     const items = within(menu).getAllByRole('menuitem');
     expect(items.map((i) => i.textContent)).toEqual([
-      `usd-viewer 1.2.0${pending.status.message}`,
+      `USD Viewer 1.2.0${pending.status.message}`,
       'Session 22222222Running',
       'All sessions',
     ]);

@@ -5,6 +5,13 @@ import { makeTheme } from './theme';
 const colours = ['primary', 'secondary', 'success', 'warning', 'error', 'info'] as const;
 
 describe('theme', () => {
+  it('keeps a button label on one line: a wrapped one reads as two buttons', () => {
+    for (const mode of ['light', 'dark'] as const)
+      expect(makeTheme(mode).components?.MuiButton?.styleOverrides?.root).toMatchObject({
+        whiteSpace: 'nowrap',
+      });
+  });
+
   for (const mode of ['light', 'dark'] as const) {
     it(`gives every filled colour (chips, contained buttons) AA contrast in the ${mode} mode`, () => {
       const { palette } = makeTheme(mode);

@@ -19,7 +19,12 @@ export function makeTheme(mode: ThemeMode): Theme {
     },
     shape: { borderRadius: 8 },
     components: {
-      MuiButton: { defaultProps: { disableElevation: true } },
+      // A label on two lines reads as two buttons ("Open / viewer" in a table cell): labels stay whole, and
+      // the layouts around them wrap or stack instead.
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { whiteSpace: 'nowrap' } },
+      },
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiTextField: { defaultProps: { size: 'small' } },
       MuiChip: { defaultProps: { size: 'small' } },

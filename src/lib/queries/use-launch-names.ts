@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Application, ListEnvelope } from '../api-client';
+import { launchLabel } from '../launch-label';
 import { appQueries } from './app-queries';
 
 /** What a session runs, by ids (the service's `app`, `version`, `profile`, or this browser's memory). */
@@ -46,4 +47,10 @@ export function useLaunchNames(ids: LaunchIds): LaunchNames | undefined {
   });
   if (app === undefined) return undefined;
   return { app: appName.data ?? app, version, profile: profileName.data ?? profile };
+}
+
+/** "USD Viewer 1.2.0 (Light)": what a session runs, by the catalog's names where it answers. */
+export function useLaunchLabel(ids: LaunchIds | undefined): string | undefined {
+  const names = useLaunchNames(ids ?? { app: undefined, version: undefined, profile: undefined });
+  return names && launchLabel(names.app, names.version, names.profile);
 }

@@ -18,9 +18,8 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { launchLabel } from '../../../lib/launch-label';
 import type { SessionRow } from '../../../lib/queries/list-sessions';
-import { useLaunchNames } from '../../../lib/queries/use-launch-names';
+import { useLaunchLabel } from '../../../lib/queries/use-launch-names';
 import { SessionStill } from './session-still';
 
 /** "3 min", "2 h 5 min": how long ago a session was started. */
@@ -56,15 +55,9 @@ function State({ row }: { row: SessionRow }) {
   );
 }
 
-/** "USD Viewer 1.2.0 (Light)": what a session runs, by the catalog's names where it answers. */
-export function useLaunchedName(row: SessionRow | undefined): string | undefined {
-  const names = useLaunchNames(row?.ids ?? { app: undefined, version: undefined, profile: undefined });
-  return names && launchLabel(names.app, names.version, names.profile);
-}
-
 /** The session's name first, its id beneath it in small type: the id is for support, not for reading. */
 function Launched({ row, variant }: { row: SessionRow; variant: 'body2' | 'subtitle1' }) {
-  const name = useLaunchedName(row);
+  const name = useLaunchLabel(row.ids);
   return (
     <Box>
       <Typography variant={variant} component="p" sx={{ fontWeight: 700 }}>

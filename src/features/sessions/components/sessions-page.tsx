@@ -10,7 +10,8 @@ import { useNarrow } from '../../../components/use-narrow';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
-import { SessionCards, SessionTable, useLaunchedName } from './session-list';
+import { useLaunchLabel } from '../../../lib/queries/use-launch-names';
+import { SessionCards, SessionTable } from './session-list';
 
 /** The caller's sessions: what runs, its state and age, open the viewer, end one after confirming. */
 export function SessionsPage() {
@@ -20,7 +21,7 @@ export function SessionsPage() {
   const end = useEndSession();
   const rows = sessions.data?.rows ?? [];
   const List = narrow ? SessionCards : SessionTable;
-  const endingName = useLaunchedName(rows.find((row) => row.id === ending));
+  const endingName = useLaunchLabel(rows.find((row) => row.id === ending)?.ids);
 
   return (
     <>
