@@ -11,11 +11,15 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { MessageRecord } from '../../../player';
 
-/** The panel; `send` returns false when the channel is not open yet. Once `ended`, only the log is left. */
+/**
+ * The panel; `send` returns false when the channel is not open yet. Once `ended`, only the log is left; the
+ * stage controls only where the application opens stages (`stageControls`).
+ */
 export function MessagesPanel(props: {
   messages: MessageRecord[];
   canSend: boolean;
   ended: boolean;
+  stageControls: boolean;
   send: (eventType: string, payload: Record<string, unknown>) => boolean;
 }) {
   const [url, setUrl] = useState('');
@@ -28,7 +32,7 @@ export function MessagesPanel(props: {
       <Typography id="viewer-messages-title" variant="h6" component="h2" gutterBottom>
         Application messages
       </Typography>
-      {!props.ended && (
+      {!props.ended && props.stageControls && (
         <>
           <Stack
             component="form"

@@ -107,6 +107,9 @@ describe('ViewerPage', () => {
           : HttpResponse.json({ ...ready, app: 'usd-viewer', version: '1.2.0', profile: 'small' }),
       ),
       http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json({ count: 1, items: [{ version: '1.2.0' }] }),
+      ),
       http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
         HttpResponse.json({ count: profiles.length, items: profiles }),
       ),

@@ -25,6 +25,7 @@ import { isTransientFailure, useWatchedSession } from '../../../lib/queries/sess
 import { useEndSession } from '../../../lib/queries/use-end-session';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
+import { useTakesStage } from '../hooks/use-takes-stage';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { ClipboardPanel } from './clipboard-panel';
@@ -177,6 +178,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const refused = watched.isError && !isTransientFailure(watched.error);
   const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
   const title = useSessionTitle(sessionId, session, !shared);
+  const stageControls = useTakesStage(session, shared !== undefined) && !watchOnly;
   // A watch link carries the name its maker saw: its page asks the API nothing.
   const named = shared ? shared.title : title && launchLabel(title.app, title.version, title.profile);
   const heading = named
@@ -270,6 +272,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               messages={messages}
               canSend={shown.kind === 'playing'}
               ended={ended}
+              stageControls={stageControls}
               send={(type, payload) => playerRef.current?.sendMessage(type, payload) ?? false}
             />
           )}
