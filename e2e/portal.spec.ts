@@ -177,7 +177,7 @@ test.describe('portal', () => {
     try {
       await page.goto(`${stack.baseURL}/sessions`);
       const row = page.getByRole('row').filter({ hasText: id });
-      await expect(row).toContainText('sample-editor 1.0.0 (small)');
+      await expect(row).toContainText('Sample Editor 1.0.0 (Small)');
       await expect(row).toContainText('under a minute, by anonymous');
     } finally {
       expect((await request.delete(`${stack.apiURL}/stream/${id}`)).status()).toBe(204);
