@@ -368,6 +368,10 @@ export interface components {
             created_at?: string;
             /** @description Who started the session (extension). */
             user?: string;
+            /** @description The arguments the application was started with, declared defaults filled in (extension, CONTRACT §20). */
+            arguments?: {
+                [key: string]: unknown;
+            };
         };
         SessionList: {
             offset: number;

@@ -91,6 +91,9 @@ describe('declared launch arguments', () => {
     const declared = await post('1.9.0', { grid: true, scale: 1.5 });
     expect(declared.status).toBeLessThan(300);
     expect(t.manager.get(declared.body.id!)?.arguments).toEqual({ grid: true, scale: 1.5, model: 'a.obj' });
+    // The session says what it was started with.
+    const read = await t.app.inject({ url: `/api/stream/${declared.body.id!}`, headers: bearer('alice') });
+    expect(read.json()).toMatchObject({ arguments: { grid: true, scale: 1.5, model: 'a.obj' } });
     await t.manager.end(declared.body.id!);
     const free = await post('2.0.0-rc.1', { anything: { goes: 1 } });
     expect(free.status).toBeLessThan(300);

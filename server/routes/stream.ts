@@ -31,6 +31,7 @@ export function sessionBody(record: SessionRecord, publicHost: string): componen
     profile: record.profileId,
     created_at: record.createdAt,
     user: record.owner,
+    arguments: record.arguments,
   };
   if (ready && record.ports) {
     const { signaling, media } = record.ports;
