@@ -13,7 +13,7 @@ import { removeStill, stillDirBeside } from './still-files.ts';
 import { stopGroup } from '../runners/process-group.ts';
 import { OwnerCounts } from './owner-counts.ts';
 import { PRIVATE_DIR_MODE } from './private-files.ts';
-import { PortPool, warnOfEphemeralPorts } from './port-pool.ts';
+import { noteEphemeralPorts, PortPool } from './port-pool.ts';
 import { resolveOptions } from './options.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent } from './session.ts';
@@ -292,7 +292,7 @@ export function createSessionManager(
       await lock.acquire();
       tickets ??= await ViewerTickets.open(options.dataDir);
       await tidyLogs(logDir, logRetentionMs).catch(() => undefined);
-      warnOfEphemeralPorts(options.portRange, logger);
+      noteEphemeralPorts(options.portRange, logger);
       const loaded = await store.load();
       restoring = true;
       const restored = restoreSessions(loaded, restoreContext);
