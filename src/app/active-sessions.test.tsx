@@ -28,6 +28,8 @@ describe('the app bar sessions indicator', { timeout: 30_000 }, () => {
     server.use(
       list([waiting, running, failed]),
       http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+      // The viewer the menu opens asks for its session.
+      http.get(api('/stream/:id'), () => HttpResponse.json(running)),
     );
     const user = userEvent.setup();
     const { router } = renderRoute('/settings');

@@ -28,6 +28,12 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
       http.post(api('/stream/:id/tickets'), () =>
         HttpResponse.json({ detail: 'Not Found' }, { status: 404 }),
       ),
+      // The banner's probe of the service while contact is lost: gone with it, back with it.
+      http.get(api('/cfg/apps'), () =>
+        answers[Math.min(polls, answers.length - 1)] === 'down'
+          ? HttpResponse.error()
+          : HttpResponse.json({ count: 0, items: [] }),
+      ),
     );
     renderRoute(`/sessions/${sessionId}`);
     expect(
