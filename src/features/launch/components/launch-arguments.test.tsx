@@ -172,6 +172,8 @@ describe('launch wizard: declared arguments', { timeout: 30_000 }, () => {
       expect(label).toHaveClass('Mui-error');
       expect(label).not.toHaveClass('Mui-completed');
     }
+    // Nobody could confirm the profile of an application that does not exist: not done either.
+    expect(within(steps).getByText('Profile')).not.toHaveClass('Mui-completed');
     expect(screen.getByRole('button', { name: 'Review' })).toHaveAccessibleDescription(
       'Fix the application above to review the launch.',
     );

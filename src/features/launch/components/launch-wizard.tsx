@@ -111,8 +111,14 @@ export function LaunchWizard() {
     missing: declared.find((d) => argumentValue(d, texts[d.name] ?? '').missing)?.label,
   });
   const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
-  // A step in error is marked so, never as done.
+  // A step in error is marked so; a step is done only once the service confirmed it (never for a link's guess).
   const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument];
+  const confirmed = [
+    versions.isSuccess,
+    versions.isSuccess && !versionError,
+    profiles.isSuccess && !unlisted,
+    true,
+  ];
   const choice = {
     app,
     version,
@@ -127,7 +133,7 @@ export function LaunchWizard() {
         {steps.map((label, i) => {
           const error = Boolean(stepErrors[i]);
           return (
-            <Step key={label} {...(error ? { completed: false } : {})}>
+            <Step key={label} completed={i < active && !error && confirmed[i] !== false}>
               <StepLabel error={error}>{label}</StepLabel>
             </Step>
           );
