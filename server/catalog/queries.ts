@@ -143,6 +143,11 @@ export function launchArguments(
 export interface WarmTarget {
   target: LaunchTarget;
   count: number;
+  /**
+   * What it is started with: its version's declared defaults (CONTRACT §20), which a request that gives none is
+   * filled with too, so that such a request still takes a warm application. None where nothing is declared.
+   */
+  arguments?: Record<string, unknown>;
 }
 
 /**
@@ -157,7 +162,13 @@ export function warmTargets(catalog: Catalog): WarmTarget[] {
       for (const version of app.versions) {
         if (!profileApplies(profile, app.id, version.version)) continue;
         const target = resolveLaunch(catalog, { id: app.id, version: version.version, profile: profile.id });
-        targets.push({ target, count: profile.settings.warm });
+        let defaults: Record<string, unknown>;
+        try {
+          defaults = launchArguments(catalog, target, {});
+        } catch {
+          continue; // a required argument without a default: nothing to start it with before someone asks
+        }
+        targets.push({ target, count: profile.settings.warm, arguments: defaults });
       }
     }
   }

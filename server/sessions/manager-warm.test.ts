@@ -81,6 +81,18 @@ describe('session manager: warm applications', () => {
     await ready(m, cold.id);
   });
 
+  it("is started with its version's declared defaults, and handed to a request filled with the same", async () => {
+    const defaults = { model: 'torus-knot.obj' };
+    const m = await setup({ capacity: 2, warm: [{ ...warmOf(plainRequest()), arguments: defaults }] });
+    await warmReady(m, 1);
+    // Another model starts cold; the defaults (what POST /stream fills in when none is given) take the warm one.
+    const other = track(await m.create({ ...plainRequest(), arguments: { model: 'icosphere.obj' } }))!;
+    expect(other.state).toBe('pending');
+    const claimed = track(await m.create({ ...plainRequest(), arguments: { ...defaults } }))!;
+    expect(claimed).toMatchObject({ state: 'ready', arguments: defaults });
+    await ready(m, other.id);
+  });
+
   it('gives its GPU to a queued session, and is filled again once a GPU is free', async () => {
     const m = await setup({ capacity: 1, warm: [warmOf(plainRequest())] });
     await warmReady(m, 1);

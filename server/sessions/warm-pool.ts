@@ -13,7 +13,7 @@ import type { SessionRequest } from './types.ts';
 /** What the pool needs from the manager, which also tells it of every change of a session (`update`). */
 export interface WarmPoolContext {
   hasFreeGpu(): boolean;
-  /** Creates and launches a warm session for `request` (its owner is nobody, its arguments none). */
+  /** Creates and launches a warm session for `request` (its owner is nobody, its arguments its version's defaults). */
   startWarm(request: SessionRequest): void;
   /** Ends a session, giving back its GPU. */
   end(id: string): Promise<void>;
@@ -66,15 +66,15 @@ export class WarmPool {
   }
 
   /**
-   * Hands a warm session matching `request` to it: a ready one first, else one still starting. Only a
-   * request without arguments matches, since warm applications were started without any.
+   * Hands a warm session matching `request` to it: a ready one first, else one still starting. Only a request
+   * with the very arguments it was started with matches (its version's defaults, or none).
    */
   claim(request: SessionRequest): Session | undefined {
-    if (Object.keys(request.arguments).length > 0) return undefined;
     const key = keyOf(request);
+    const wanted = canonical(request.arguments);
     let best: Session | undefined;
     for (const session of this.live()) {
-      if (keyOf(session.request) !== key) continue;
+      if (keyOf(session.request) !== key || canonical(session.request.arguments) !== wanted) continue;
       if (session.phase === 'ready') {
         best = session;
         break;
@@ -89,12 +89,12 @@ export class WarmPool {
     if (this.targets.length === 0) return;
     const held = this.heldByKey();
     const now = Date.now();
-    for (const { target, count } of this.targets) {
+    for (const { target, count, arguments: defaults } of this.targets) {
       const key = keyOf(target);
       if ((this.backoff.get(key)?.retryAt ?? 0) > now) continue;
       for (let have = held.get(key) ?? 0; have < count; have++) {
         if (!this.context.hasFreeGpu()) return;
-        this.context.startWarm({ ...target, owner: NOBODY, arguments: {} });
+        this.context.startWarm({ ...target, owner: NOBODY, arguments: { ...defaults } });
       }
     }
   }
@@ -162,4 +162,13 @@ export class WarmPool {
     }
     return held;
   }
+}
+
+/** Arguments as one text whatever the order of their keys, to compare two launches' arguments. */
+function canonical(args: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.keys(args)
+      .sort()
+      .map((name) => [name, args[name]]),
+  );
 }
