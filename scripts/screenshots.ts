@@ -69,11 +69,9 @@ const shots: Shot[] = [
     path: () => '/admin/profiles',
     ready: async (page) => {
       await visible(page, 'table', 'Profile availability');
-      await page
-        .getByLabel(/: ok, resolves$/)
-        .first()
-        .waitFor({ timeout: 30_000 });
-      await page.getByRole('progressbar').waitFor({ state: 'detached', timeout: 30_000 });
+      // Availability in words, and a Try per cell that applies.
+      await page.getByRole('cell', { name: /available/ }).first().waitFor({ timeout: 30_000 });
+      await visible(page, 'button', /^Try /);
     },
   },
   {
