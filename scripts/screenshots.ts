@@ -70,7 +70,10 @@ const shots: Shot[] = [
     ready: async (page) => {
       await visible(page, 'table', 'Profile availability');
       // Availability in words, and a Try per cell that applies.
-      await page.getByRole('cell', { name: /available/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('cell', { name: /available/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
       await visible(page, 'button', /^Try /);
     },
   },
