@@ -51,7 +51,7 @@ function memoryManager(): SessionManager {
     async create(request) {
       // The record the real manager makes for a queued session, with the message it would show.
       const { record } = Session.create(request, 0);
-      record.message = 'Waiting for a free GPU: 0 sessions ahead';
+      record.message = "Waiting for a free GPU: you're next";
       // Forgotten at once, so that memory stays flat however long the run.
       return record;
     },
