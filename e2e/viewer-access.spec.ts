@@ -122,7 +122,7 @@ test('a watch-only link plays for someone without a token, and never controls', 
   const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   try {
     const watcher = await openViewer(stranger, link);
-    await expect(watcher.getByRole('heading', { name: 'Watching session' })).toBeVisible();
+    await expect(watcher.getByRole('heading', { name: /^Watching Sample Viewer 1\.0\.0/ })).toBeVisible();
     await expectPlaying(watcher);
     await expect(watcher.getByRole('button', { name: 'End session' })).toHaveCount(0);
     // Its pointer over the video moves nothing in the picture both pages see.
