@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findSandboxKit } from '../sandbox/availability.ts';
-import { sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
+import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
 import { SessionCgroup } from '../sandbox/cgroups.ts';
 import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
@@ -52,11 +52,9 @@ async function programStart(): Promise<void> {
         gpu: false,
       });
       child = spawn(launch.file, launch.args, {
-        stdio: ['ignore', 'ignore', 'ignore', ...launch.extra.map(() => 'pipe' as const)],
+        stdio: ['ignore', 'ignore', 'ignore', ...pipesFor(launch.extra)],
       });
-      launch.extra.forEach((data, i) => {
-        if (typeof data !== 'number') (child.stdio[3 + i] as NodeJS.WritableStream).end(data);
-      });
+      feedPipes(child, launch.extra);
     } else {
       child = spawn(XTERM[0] as string, XTERM.slice(1), {
         stdio: 'ignore',

@@ -7,7 +7,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findHierarchy, type Hierarchy } from './cgroups.ts';
 import { compileSeccompFilter } from './seccomp.ts';
-import { sandboxLaunch, SESSION_UID_BASE } from './bwrap.ts';
+import { feedPipes, pipesFor, sandboxLaunch, SESSION_UID_BASE } from './bwrap.ts';
 
 /** What every sandbox of this process is made with. */
 export interface SandboxKit {
@@ -56,13 +56,9 @@ function trySandbox(seccomp: Buffer): Promise<string | null> {
   });
   return new Promise((resolve) => {
     const child = spawn(launch.file, launch.args, {
-      stdio: ['ignore', 'ignore', 'pipe', ...launch.extra.map(() => 'pipe' as const)],
+      stdio: ['ignore', 'ignore', 'pipe', ...pipesFor(launch.extra)],
     });
-    launch.extra.forEach((data, i) => {
-      const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null;
-      pipe?.on('error', () => undefined);
-      if (typeof data !== 'number') pipe?.end(data);
-    });
+    feedPipes(child, launch.extra);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', (error) => resolve(`bubblewrap could not be started (${error.message})`));

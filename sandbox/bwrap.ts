@@ -17,8 +17,10 @@
  * Data (the filter, the cookie, `/etc/passwd`) reaches bwrap through pipes, and the program's files through a
  * mount namespace of the launch's own, so that the session's user needs no permission on any path of the service.
  */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { joinCommand } from './cgroups.ts';
 
 /** The user and group a program has inside its sandbox. */
@@ -72,8 +74,25 @@ export interface SandboxSpec {
 export interface SandboxLaunch {
   file: string;
   args: string[];
-  /** Descriptor 3 + i: bytes to write on a pipe, or an open descriptor to hand down. */
-  extra: (Buffer | number)[];
+  /** Descriptor 3 + i: a pipe on which these bytes are written (`feedPipes`). */
+  extra: Buffer[];
+}
+
+/** The `stdio` entries from 3 up for `extra`: a pipe each. */
+export function pipesFor(extra: readonly Buffer[]): 'pipe'[] {
+  return extra.map(() => 'pipe');
+}
+
+/**
+ * Writes each of `extra` on its pipe of `child`, descriptor `first` + i (3 unless the caller put pipes of its own
+ * first), and closes it; a reader that is gone (bwrap refused to start) is no error.
+ */
+export function feedPipes(child: ChildProcess, extra: readonly Buffer[], first = 3): void {
+  extra.forEach((data, i) => {
+    const pipe = child.stdio[first + i] as Writable | null | undefined;
+    pipe?.on('error', () => undefined);
+    pipe?.end(data);
+  });
 }
 
 const DEFAULT_SIZES = { tmp: 256, shm: 64, home: 256 };
@@ -81,13 +100,10 @@ const DEFAULT_SIZES = { tmp: 256, shm: 64, home: 256 };
 /** Top-level system folders that are links into /usr on a merged-/usr system, or folders of their own. */
 const SYSTEM_DIRS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
-/**
- * The command line that runs `spec.command` in its sandbox, and the descriptors it reads. Descriptors the
- * caller opens for `files` are listed in `extra` and must be closed by the caller once spawned.
- */
+/** The command line that runs `spec.command` in its sandbox, and the bytes it reads on descriptors from 3 up. */
 export function sandboxLaunch(spec: SandboxSpec, system = systemLayout()): SandboxLaunch {
-  const extra: (Buffer | number)[] = [];
-  const fd = (data: Buffer | number) => String(3 + extra.push(data) - 1);
+  const extra: Buffer[] = [];
+  const fd = (data: Buffer) => String(3 + extra.push(data) - 1);
   const sizes = spec.sizes ?? DEFAULT_SIZES;
   const args: string[] = [
     '--unshare-user',

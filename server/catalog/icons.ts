@@ -39,17 +39,22 @@ export function iconAddress(icon: string): string {
   return ICON_ROUTE + icon.split(/[\\/]/).map(encodeURIComponent).join('/');
 }
 
+/** The file an icon names, beside the catalog file; undefined for an http(s) URL. */
+export function iconFile(icon: string, catalogFile: string): string | undefined {
+  return URL_PATTERN.test(icon) ? undefined : path.join(path.dirname(path.resolve(catalogFile)), icon);
+}
+
 /** The files the catalog names, by the path their address has after ICON_ROUTE (decoded), to serve. */
 export function iconFiles(
   catalog: Catalog,
   catalogFile: string,
 ): Map<string, { file: string; type: string }> {
-  const folder = path.dirname(catalogFile);
   const files = new Map<string, { file: string; type: string }>();
   for (const app of catalog.apps) {
-    if (!app.icon || URL_PATTERN.test(app.icon)) continue;
+    const file = app.icon && iconFile(app.icon, catalogFile);
+    if (!app.icon || !file) continue;
     const type = ICON_TYPES[path.extname(app.icon).toLowerCase()] ?? 'application/octet-stream';
-    files.set(app.icon.split(/[\\/]/).join('/'), { file: path.join(folder, app.icon), type });
+    files.set(app.icon.split(/[\\/]/).join('/'), { file, type });
   }
   return files;
 }

@@ -20,7 +20,7 @@ import {
   type ProfileAttachment,
   type ProfileSettings,
 } from './model.ts';
-import { iconAddress, iconProblem } from './icons.ts';
+import { iconFile, iconProblem } from './icons.ts';
 import { checkDeclarations, checkTemplates } from './launch-arguments.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
 
@@ -198,12 +198,11 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
   const iconError = icon === undefined ? undefined : iconProblem(icon);
   if (iconError) c.fail([...path, 'icon'], iconError);
   // An icon file is served from beside the catalog: a catalog copied elsewhere without its icons is told at start.
-  const iconFile =
-    icon && !iconAddress(icon).startsWith('http') ? nodePath.resolve(nodePath.dirname(c.file), icon) : '';
-  if (c.checkFiles && iconFile && !existsSync(iconFile)) {
+  const file = icon && iconFile(icon, c.file);
+  if (c.checkFiles && file && !existsSync(file)) {
     c.fail(
       [...path, 'icon'],
-      `icon file "${icon}" is not beside the catalog (${iconFile}): copy it there, or give an http(s) URL`,
+      `icon file "${icon}" is not beside the catalog (${file}): copy it there, or give an http(s) URL`,
     );
   }
   const tags = c.list(obj.tags ?? [], [...path, 'tags']);

@@ -17,7 +17,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.t
 import type { SessionRequest } from '../sessions/types.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
-import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
+import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
 import { joinCommand, type SessionCgroup } from '../../sandbox/cgroups.ts';
 import { SANDBOX_ENV, type SandboxSettings } from '../../streamer/display/program-sandbox.ts';
 
@@ -53,8 +53,8 @@ export interface Command {
   announcesReady?: boolean;
   /** The environment is `env` and PATH alone, nothing of the service's. */
   only?: boolean;
-  /** Descriptors from 3 up (after the ready line's, when there is one): bytes on a pipe, or an open descriptor. */
-  extra?: (Buffer | number)[];
+  /** Bytes written on pipes from descriptor 3 up (after the ready line's, when there is one). */
+  extra?: Buffer[];
 }
 
 /** The descriptor of the ready line's pipe (protocol/ready-line.ts) in the application. */
@@ -278,10 +278,7 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   for (const name of command.drop ?? []) delete env[name];
   if (command.announcesReady) env[READY_FD_ENV] = String(READY_FD);
   const extra = command.extra ?? [];
-  const fds = [
-    ...(command.announcesReady ? ['pipe' as const] : []),
-    ...extra.map((e) => (typeof e === 'number' ? e : ('pipe' as const))),
-  ];
+  const fds = [...(command.announcesReady ? ['pipe' as const] : []), ...pipesFor(extra)];
   let child: ChildProcess;
   try {
     child = spawn(command.file, command.args, {
@@ -292,17 +289,10 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
       stdio: ['ignore', log, log, ...fds],
     });
   } finally {
-    // The child holds its own copies of the descriptors.
+    // The child holds its own copy of the descriptor.
     closeSync(log);
-    for (const fd of extra) if (typeof fd === 'number') closeSync(fd);
   }
-  const first = command.announcesReady ? READY_FD + 1 : READY_FD;
-  extra.forEach((data, i) => {
-    if (typeof data === 'number') return;
-    const pipe = child.stdio[first + i] as Socket | null | undefined;
-    pipe?.on('error', () => undefined);
-    pipe?.end(data);
-  });
+  feedPipes(child, extra, command.announcesReady ? READY_FD + 1 : READY_FD);
   // The service must not wait for its applications to exit before it can exit itself.
   child.unref();
   // Signals go to the process group, not through this object, so its later errors carry nothing to act

@@ -6,9 +6,9 @@
  * with the default limits, and a filter of its own.
  */
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
+import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
 import {
   DEFAULT_LIMITS,
   findHierarchy,
@@ -103,19 +103,9 @@ export async function prepareProgramSandbox(
         gpu: settings.gpu,
       });
       const child = spawnIsolated(launch.file, launch.args, {
-        stdio: [
-          'ignore',
-          'inherit',
-          'pipe',
-          ...launch.extra.map((e) => (typeof e === 'number' ? e : ('pipe' as const))),
-        ],
+        stdio: ['ignore', 'inherit', 'pipe', ...pipesFor(launch.extra)],
       });
-      launch.extra.forEach((data, i) => {
-        if (typeof data === 'number') return closeSync(data);
-        const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null;
-        pipe?.on('error', () => undefined);
-        pipe?.end(data);
-      });
+      feedPipes(child, launch.extra);
       return child;
     },
     ending(code, signal) {

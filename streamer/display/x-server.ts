@@ -91,25 +91,15 @@ function leftovers(n: number): string[] {
   return [`/tmp/.X${n}-lock`, `/tmp/.X11-unix/X${n}`];
 }
 
-/** Removes display `n`'s lock and socket if the lock names `pid` (it was ours), or names no process. */
-export function removeLeftovers(n: number, pid: number): void {
+/** Removes display `n`'s lock and socket if the lock names `pid` (it was ours), or no live process; true when it did. */
+export function removeLeftovers(n: number, pid: number): boolean {
   const [lock, socket] = leftovers(n) as [string, string];
-  let holder = NaN;
-  try {
-    holder = Number(readFileSync(lock, 'utf8').trim());
-  } catch {
-    // no lock: the server removed it itself
-  }
-  if (Number.isFinite(holder) && holder !== pid) {
-    try {
-      process.kill(holder, 0);
-      return; // another live server holds this display now
-    } catch {
-      // a dead holder: the files are stale
-    }
-  }
+  const holder = Number(readFileSafe(lock).trim());
+  // Another live server holds this display now (EPERM: alive, but another user's).
+  if (holder > 0 && holder !== pid && processExists(holder)) return false;
   rmSync(lock, { force: true });
   rmSync(socket, { force: true });
+  return true;
 }
 
 /**
@@ -138,12 +128,8 @@ export function sweepStaleDisplays(): string[] {
   for (const name of readdirSafe('/tmp')) {
     const lock = /^\.X(\d+)-lock$/.exec(name);
     if (!lock) continue;
-    const n = Number(lock[1]);
     // A lock whose server is gone is stale, whoever made it; a live server's is left alone.
-    const holder = Number(readFileSafe(`/tmp/${name}`).trim());
-    if (Number.isFinite(holder) && holder > 0 && processExists(holder)) continue;
-    removeLeftovers(n, NaN);
-    removed.push(`/tmp/${name}`);
+    if (removeLeftovers(Number(lock[1]), NaN)) removed.push(`/tmp/${name}`);
   }
   return removed;
 }
