@@ -80,7 +80,7 @@ async function serveApp(): Promise<void> {
   const { loadConfig } = await import('../server/config.ts');
   const { createSessionManager } = await import('../server/sessions/manager.ts');
   const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
-  const { standInCommand } = await import('../server/testing/session-support.ts');
+  const { standInCommand } = await import('../test-support/session-support.ts');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
   // No per-caller rate limit: every request of the load is one caller, and a 429 is not an accepted session.
   const config = {

@@ -2,4 +2,4 @@
  * Figures of the session machinery (create to ready, end to gone, port allocation, durable saves):
  * `npm run bench -- sessions`, or `npx tsx bench/sessions.ts`.
  */
-import '../server/testing/bench-sessions.ts';
+import '../test-support/bench-sessions.ts';

@@ -4,7 +4,7 @@
  * its link, and one user holds no more than half the GPUs while another user's session goes ahead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKENS, TOKENS_YAML } from '../server/testing/test-support.ts';
+import { TOKENS, TOKENS_YAML } from '../test-support/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';

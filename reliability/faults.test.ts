@@ -6,7 +6,7 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { standInCatalog } from '../server/testing/test-support.ts';
+import { standInCatalog } from '../test-support/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import {

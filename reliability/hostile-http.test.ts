@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMEOUTS } from '../server/app.ts';
-import { standInCatalog } from '../server/testing/test-support.ts';
+import { standInCatalog } from '../test-support/test-support.ts';
 import { raw, trickle } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { removeWorkDir, startService, type Service } from './support/service.ts';

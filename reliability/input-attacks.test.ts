@@ -10,8 +10,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuSeconds } from '../bench/stats.ts';
-import { RESIZE_INTERVAL_MS } from '../streamer/resize-throttle.ts';
-import { INPUT_RATE, type DropCounts } from '../streamer/viewer-traffic.ts';
+import { RESIZE_INTERVAL_MS } from '../streamer/transport/resize-throttle.ts';
+import { INPUT_RATE, type DropCounts } from '../streamer/transport/viewer-traffic.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import {

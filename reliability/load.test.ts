@@ -4,7 +4,7 @@
  * start first in, first out without ever sharing a port, and ending them all leaks nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standInCatalog } from '../server/testing/test-support.ts';
+import { standInCatalog } from '../test-support/test-support.ts';
 import { getLoad } from './support/autocannon.ts';
 import { call, type Answer } from './support/http.ts';
 import { heldPorts } from './support/ports.ts';

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standInCatalog, TOKENS, TOKENS_YAML } from '../server/testing/test-support.ts';
+import { standInCatalog, TOKENS, TOKENS_YAML } from '../test-support/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';

@@ -7,7 +7,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { standInCatalog } from '../server/testing/test-support.ts';
+import { standInCatalog } from '../test-support/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { heldPorts } from './support/ports.ts';

@@ -5,7 +5,7 @@
  */
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNALING_TIMEOUTS } from '../streamer/signaling.ts';
+import { SIGNALING_TIMEOUTS } from '../streamer/transport/signaling.ts';
 import { raw, trickle } from './support/http.ts';
 import { figure, sized } from './support/profile.ts';
 import { startStreamer, type StreamerProcess } from './support/streamer.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TIMEOUTS } from './app.ts';
-import { startTestApp } from './testing/test-support.ts';
+import { startTestApp } from '../test-support/test-support.ts';
 
 describe('buildApp', () => {
   it('sets the time-outs that cut off slow clients on its HTTP server', async () => {

@@ -4,8 +4,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reseed, requestCase, VALID } from './testing/fuzz-cases.ts';
-import { startTestApp, type TestApp } from './testing/test-support.ts';
+import { reseed, requestCase, VALID } from '../test-support/fuzz-cases.ts';
+import { startTestApp, type TestApp } from '../test-support/test-support.ts';
 
 const SEED = 20_261_121;
 const COUNT = 1_200;

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../e2e/support/ports.ts';
-import { standInCatalog, startTestApp } from './testing/test-support.ts';
-import { copyStandInTo } from './testing/stand-in-bundle.ts';
+import { standInCatalog, startTestApp } from '../test-support/test-support.ts';
+import { copyStandInTo } from '../test-support/stand-in-bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORTS = { first: 48240, last: 48259 };

@@ -1,5 +1,5 @@
 /**
- * The sample application (streamer/main.ts) as a child process: shared by the end-to-end tests, the
+ * The sample application (streamer/sample/main.ts) as a child process: shared by the end-to-end tests, the
  * benchmarks and the reliability suite, which differ only in ports, arguments and patience.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,13 +31,13 @@ export interface LaunchOptions {
   program?: string[];
 }
 
-/** Starts streamer/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
+/** Starts streamer/sample/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
 export async function launchStreamer(options: LaunchOptions): Promise<StreamerProcess> {
   const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true, program } = options;
   const child = spawn(
     process.execPath,
     [
-      ...['--import', 'tsx', program ? 'streamer/display/main.ts' : 'streamer/main.ts'],
+      ...['--import', 'tsx', program ? 'streamer/display/main.ts' : 'streamer/sample/main.ts'],
       ...['--signaling-port', String(signalingPort), '--media-port', String(mediaPort)],
       ...args,
       ...(testMarks ? ['--test-marks'] : []),

@@ -15,7 +15,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The application started as a child process. */
 export type { StreamerProcess };
 
-/** Starts streamer/main.ts on free ports (with its test marks unless told) and waits until /health says it is ready. */
+/** Starts streamer/sample/main.ts on free ports (with its test marks unless told) and waits until /health says it is ready. */
 export async function startStreamerProcess(
   extraArgs: string[] = [],
   options: { testMarks?: boolean } = {},

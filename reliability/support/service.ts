@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { copyStandInTo, STAND_IN_FILE } from '../../server/testing/stand-in-bundle.ts';
+import { copyStandInTo, STAND_IN_FILE } from '../../test-support/stand-in-bundle.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 

@@ -3,7 +3,7 @@ import { launchStreamer, type StreamerProcess } from '../../e2e/support/streamer
 
 export type { StreamerProcess };
 
-/** Starts streamer/main.ts at 320x180 and waits until /health answers 200. */
+/** Starts streamer/sample/main.ts at 320x180 and waits until /health answers 200. */
 export async function startStreamer(signalingPort: number, mediaPort: number): Promise<StreamerProcess> {
   const args = ['--width', '320', '--height', '180', '--fps', '15'];
   return launchStreamer({ signalingPort, mediaPort, args, readyWithinMs: 60_000 });

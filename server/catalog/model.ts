@@ -25,7 +25,7 @@ export interface CommandSpec {
 }
 
 /**
- * How a version is started. Absent: the sample streaming application (streamer/main.ts). A command: an
+ * How a version is started. Absent: the sample streaming application (streamer/sample/main.ts). A command: an
  * application that streams itself over the WHEP transport. `display`: an X11 program, streamed by the
  * display host (streamer/display/) from a private display.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-support.ts';
+import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 import { ARGUMENT_LIMITS } from './argument-limits.ts';
 
 // This file's ports: 48330-48339 (no session is started: every body here is refused).

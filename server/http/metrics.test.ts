@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 // This file's ports: 48340-48349 (no session is started).
 let withTokens: TestApp;

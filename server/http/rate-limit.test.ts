@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 describe('RateLimiter', () => {

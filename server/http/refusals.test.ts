@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-support.ts';
+import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 // This file's ports: 48410-48419.
 let t: TestApp;

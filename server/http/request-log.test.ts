@@ -6,7 +6,7 @@ import { buildApp } from '../app.ts';
 import { TokenStore } from '../auth/tokens.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
 import { createSessionManager } from '../sessions/manager.ts';
-import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../testing/test-support.ts';
+import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../../test-support/test-support.ts';
 import { ServiceSandbox } from '../runners/service-sandbox.ts';
 
 const lines: Record<string, unknown>[] = [];

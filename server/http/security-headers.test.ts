@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-support.ts';
+import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 
 let t: TestApp;

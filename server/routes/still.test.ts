@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stillDirOf, stillPath } from '../sessions/still-files.ts';
-import { environmentOf, waitFor } from '../testing/session-support.ts';
-import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { environmentOf, waitFor } from '../../test-support/session-support.ts';
+import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** POST /stream `arguments` against the version's declaration (CONTRACT §20), and the declaration served. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, standInCatalog, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { bearer, standInCatalog, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 const DECLARED =
   'arguments: [{name: model, label: Model, type: choice, choices: [a.obj, b.obj], default: a.obj}, ' +

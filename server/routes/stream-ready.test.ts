@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-support.ts';
+import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {

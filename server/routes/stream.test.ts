@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTicket } from '../../protocol/viewer-ticket.ts';
 import { ViewerTickets } from '../auth/viewer-tickets.ts';
-import { bearer, startTestApp, type TestApp } from '../testing/test-support.ts';
+import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
 let t: TestApp;
 let sessionId: string;

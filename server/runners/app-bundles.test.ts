@@ -12,7 +12,7 @@ const TSX_IMPORT = ['--import', pathToFileURL(path.join(repoRoot, 'node_modules/
 
 describe('application bundles', () => {
   it('run from the sources until prepared, then from a bundle that starts and serves', async () => {
-    expect(appEntry('streamer')).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/main.ts')]);
+    expect(appEntry('streamer')).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/sample/main.ts')]);
     const warnings: string[] = [];
     await prepareAppBundles(repoRoot, (message) => warnings.push(message));
     expect(warnings).toEqual([]);

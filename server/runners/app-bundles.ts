@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 export type AppName = 'streamer' | 'display';
 
 const ENTRIES: Record<AppName, string> = {
-  streamer: 'streamer/main.ts',
+  streamer: 'streamer/sample/main.ts',
   display: 'streamer/display/main.ts',
 };
 /** Native or CommonJS packages stay in node_modules, loaded as they are. */

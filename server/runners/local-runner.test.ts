@@ -9,8 +9,8 @@ import {
   standInRequest,
   tempDataDir,
   waitFor,
-} from '../testing/session-support.ts';
-import { standInDir } from '../testing/stand-in-bundle.ts';
+} from '../../test-support/session-support.ts';
+import { standInDir } from '../../test-support/stand-in-bundle.ts';
 import { buildCommand, launchApplication, logPath, repoRoot } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
@@ -93,7 +93,7 @@ describe('buildCommand', () => {
     expect(drop).toEqual(['NODE_EXTRA_CA_CERTS']);
     expect(args).toEqual([
       ...TSX_IMPORT,
-      path.join(repoRoot, 'streamer/main.ts'),
+      path.join(repoRoot, 'streamer/sample/main.ts'),
       '--session-id',
       sessionId,
       '--signaling-port',

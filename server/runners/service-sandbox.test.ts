@@ -9,7 +9,7 @@ import type { SandboxKit } from '../../sandbox/availability.ts';
 import { DomainError } from '../errors.ts';
 import { createSessionManager } from '../sessions/manager.ts';
 import type { SessionManager } from '../sessions/types.ts';
-import { removeDir, standInRequest, tempDataDir, testOptions } from '../testing/session-support.ts';
+import { removeDir, standInRequest, tempDataDir, testOptions } from '../../test-support/session-support.ts';
 import { ServiceSandbox } from './service-sandbox.ts';
 
 const WHY = 'bubblewrap (bwrap) is not installed: run npm run setup';

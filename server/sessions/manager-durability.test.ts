@@ -1,10 +1,10 @@
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useManagerHarness } from '../testing/manager-harness.ts';
+import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { StateStore } from './state-store.ts';
-import { freeBlock, standInRequest, waitFor } from '../testing/session-support.ts';
+import { freeBlock, standInRequest, waitFor } from '../../test-support/session-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';
 
 // This file's ports: 43000-43019.

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeHealth } from './health-probe.ts';
-import { useManagerHarness } from '../testing/manager-harness.ts';
-import { sessionProcesses, standInRequest, waitFor } from '../testing/session-support.ts';
+import { useManagerHarness } from '../../test-support/manager-harness.ts';
+import { sessionProcesses, standInRequest, waitFor } from '../../test-support/session-support.ts';
 import type { SessionRecord } from './types.ts';
 
 // This file's ports: 48140-48149.

@@ -17,7 +17,7 @@ import {
   tempDataDir,
   testOptions,
   waitFor,
-} from '../testing/session-support.ts';
+} from '../../test-support/session-support.ts';
 import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
 
 // This file's ports: 48050-48099.
@@ -49,7 +49,7 @@ async function crashedService(
     [
       '--import',
       'tsx',
-      'server/testing/crash-host.ts',
+      'test-support/crash-host.ts',
       JSON.stringify(options),
       JSON.stringify(flags),
       String(readyCount),

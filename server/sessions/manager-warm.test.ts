@@ -11,8 +11,8 @@ import { repoRoot } from '../runners/local-runner.ts';
 import { isAlive } from '../runners/process-group.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import type { PersistedSession } from './saved-session.ts';
-import { useManagerHarness } from '../testing/manager-harness.ts';
-import { standInRequest, tempDataDir, testOptions, waitFor } from '../testing/session-support.ts';
+import { useManagerHarness } from '../../test-support/manager-harness.ts';
+import { standInRequest, tempDataDir, testOptions, waitFor } from '../../test-support/session-support.ts';
 import type { SessionManager, SessionRequest } from './types.ts';
 
 // This file's ports: 48420-48439.
@@ -129,7 +129,7 @@ describe('session manager: warm applications', () => {
     const options = { ...testOptions(dataDir, FIRST, LAST), warm: [warmOf(plainRequest())] };
     const host = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/testing/crash-host.ts', JSON.stringify(options), '[]', '0'],
+      ['--import', 'tsx', 'test-support/crash-host.ts', JSON.stringify(options), '[]', '0'],
       {
         cwd: repoRoot,
         stdio: ['ignore', 'ignore', 'inherit'],

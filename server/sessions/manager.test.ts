@@ -6,7 +6,7 @@ import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind } from './port-pool.ts';
-import { useManagerHarness } from '../testing/manager-harness.ts';
+import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import { createSessionManager } from './manager.ts';
 import {
   environmentOf,
@@ -15,7 +15,7 @@ import {
   standInRequest,
   testOptions,
   waitFor,
-} from '../testing/session-support.ts';
+} from '../../test-support/session-support.ts';
 import { QueueFullError } from './types.ts';
 
 // This file's ports: 48000-48049.

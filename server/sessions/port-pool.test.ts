@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { canBind, ephemeralPortsIn, noteEphemeralPorts, PortPool } from './port-pool.ts';
 
-import { freeBlock, removeDir, tempDataDir } from '../testing/session-support.ts';
+import { freeBlock, removeDir, tempDataDir } from '../../test-support/session-support.ts';
 
 // This file's ports: 48100-48119; each test takes a block of them that is free when it starts.
 let FIRST = 48100;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logPath } from '../runners/local-runner.ts';
-import { startTestApp, type TestApp } from '../testing/test-support.ts';
-import { waitFor } from '../testing/session-support.ts';
+import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import { waitFor } from '../../test-support/session-support.ts';
 
 // This file's ports: 48360-48369.
 let parent: string;

@@ -3,8 +3,8 @@
  * any other exit fails it with a reason that quotes the application's last words.
  */
 import { describe, expect, it } from 'vitest';
-import { useManagerHarness } from '../testing/manager-harness.ts';
-import { standInRequest, waitFor } from '../testing/session-support.ts';
+import { useManagerHarness } from '../../test-support/manager-harness.ts';
+import { standInRequest, waitFor } from '../../test-support/session-support.ts';
 
 // This file's ports: 48400-48409.
 const { setup, pids } = useManagerHarness(48400, 48409);

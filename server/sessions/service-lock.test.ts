@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, startTicks } from '../runners/process-group.ts';
 import { DataDirInUseError, ServiceLock } from './service-lock.ts';
-import { removeDir, tempDataDir, waitFor } from '../testing/session-support.ts';
+import { removeDir, tempDataDir, waitFor } from '../../test-support/session-support.ts';
 
 let dir: string | undefined;
 let other: ReturnType<typeof spawn> | undefined;

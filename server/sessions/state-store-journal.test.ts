@@ -10,7 +10,7 @@ import {
   storeOver,
   tempStoreDir,
   type Item,
-} from '../testing/state-store-support.ts';
+} from '../../test-support/state-store-support.ts';
 
 describe('StateStore journal', () => {
   it('writes noted changes with the next line, and tells of a failed write once', async () => {

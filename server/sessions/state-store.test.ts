@@ -7,7 +7,7 @@ import {
   loadFrom,
   storeOver,
   tempStoreDir,
-} from '../testing/state-store-support.ts';
+} from '../../test-support/state-store-support.ts';
 
 describe('StateStore', () => {
   it('starts empty without a file, and reads back what it saved', async () => {

@@ -67,7 +67,7 @@ export interface SessionManagerOptions {
    * driver and ffmpeg, protocol/h264-encoder.ts); each H.264 application is told the answer.
    */
   probeH264?: () => Promise<H264Choice>;
-  /** Working directory of applications (default: the repository root, where streamer/main.ts lives). */
+  /** Working directory of applications (default: the repository root, where streamer/sample/main.ts lives). */
   appCwd?: string;
   /** Signs viewer tickets; by default the key kept in `dataDir`. */
   tickets?: ViewerTickets;

@@ -6,12 +6,12 @@
  * the clipboard both ways.
  */
 import type { ChildProcess } from 'node:child_process';
-import { resizedTo, type StreamerOptions } from '../args.ts';
-import { bandwidthOf, chooseEncoder, Encoder } from '../encoder.ts';
+import { resizedTo, type StreamerOptions } from '../transport/args.ts';
+import { bandwidthOf, chooseEncoder, Encoder } from '../transport/encoder.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
-import { encoderNeverStarted, startStreamServer, type StreamServer } from '../stream-server.ts';
+import { encoderNeverStarted, startStreamServer, type StreamServer } from '../transport/stream-server.ts';
 import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
-import { ResizeThrottle } from '../resize-throttle.ts';
+import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { ByteBudget, DamageCapture } from './capture.ts';
 import { keysymOf } from './keysyms.ts';
 import { XClient } from './x-client.ts';

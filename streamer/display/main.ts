@@ -4,10 +4,10 @@
  * STREAMGATE_PROGRAM_ENV (JSON) and its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts). It exits when the program does: 0 when the program exited 0, else 1,
  * after a last line saying why. Everything it started (display, program, encoder) stops with it.
  */
-import { ArgumentError, parseArgs } from '../args.ts';
+import { ArgumentError, parseArgs } from '../transport/args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
 import { SANDBOX_ENV, sandboxSettings } from './program-sandbox.ts';
-import { installStop, servingLine } from '../lifecycle.ts';
+import { installStop, servingLine } from '../transport/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
 

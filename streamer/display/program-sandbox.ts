@@ -17,7 +17,7 @@ import {
   type CgroupLimits,
 } from '../../sandbox/cgroups.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
-import { spawnIsolated } from '../spawn-isolated.ts';
+import { spawnIsolated } from '../transport/spawn-isolated.ts';
 
 /** The environment variable of the service's settings (SandboxSettings as JSON). */
 export const SANDBOX_ENV = 'STREAMGATE_SANDBOX';

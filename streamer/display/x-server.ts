@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnIsolated } from '../spawn-isolated.ts';
+import { spawnIsolated } from '../transport/spawn-isolated.ts';
 
 export interface XServer {
   /** `:N` */

@@ -9,7 +9,7 @@ import {
   verifyServiceTicket,
   verifyTicket,
   type TicketScope,
-} from '../protocol/viewer-ticket.ts';
+} from '../../protocol/viewer-ticket.ts';
 import { HttpError, unauthorized } from './signaling.ts';
 
 /** A place a viewer holds from its admission until it leaves (or its offer fails). */

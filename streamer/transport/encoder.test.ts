@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { H264_ENCODER_ENV, type H264Choice } from '../protocol/h264-encoder.ts';
+import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
 import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };

@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { givenH264Encoder, probeH264, type H264Choice } from '../protocol/h264-encoder.ts';
+import { givenH264Encoder, probeH264, type H264Choice } from '../../protocol/h264-encoder.ts';
 import { spawnIsolated } from './spawn-isolated.ts';
 
 /** Size and rate of the encoded stream. */

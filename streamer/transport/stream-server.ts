@@ -5,7 +5,7 @@
  * What the application draws, and what it does with input and messages, is its own.
  */
 import type { Server } from 'node:http';
-import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
+import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import type { Codec } from './encoder.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
@@ -15,7 +15,7 @@ import { ViewerAccess } from './viewer-access.ts';
 import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
-import { announceReady } from '../protocol/ready-line.ts';
+import { announceReady } from '../../protocol/ready-line.ts';
 
 /** Where and for whom the application streams. */
 export interface StreamServerOptions {

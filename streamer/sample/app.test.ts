@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../e2e/support/ports.ts';
-import { parseArgs } from './args.ts';
+import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { parseArgs } from '../transport/args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 
 describe('an application whose encoder cannot run', () => {

@@ -1,5 +1,5 @@
 /**
- * Figures of the session machinery on this machine (run: `npx tsx server/testing/bench-sessions.ts`):
+ * Figures of the session machinery on this machine (run: `npx tsx test-support/bench-sessions.ts`):
  * time from create() to ready and from end() to gone with the stand-in application, one port pair
  * allocation (two bind tests), one durable save with 100 sessions in the state (a journal line of one
  * changed session, or of the whole state, and the state folded into the state file and its copy), and
@@ -8,11 +8,11 @@
  * The stand-in's own start-up (a Node process loading TypeScript) dominates the first figure.
  */
 import { performance } from 'node:perf_hooks';
-import { createSessionManager } from '../sessions/manager.ts';
-import { PortPool } from '../sessions/port-pool.ts';
-import { StateStore } from '../sessions/state-store.ts';
+import { createSessionManager } from '../server/sessions/manager.ts';
+import { PortPool } from '../server/sessions/port-pool.ts';
+import { StateStore } from '../server/sessions/state-store.ts';
 import { removeDir, standInRequest, tempDataDir, testOptions, waitFor } from './session-support.ts';
-import type { SessionRequest } from '../sessions/types.ts';
+import type { SessionRequest } from '../server/sessions/types.ts';
 
 // Ports 48150-48199 are this script's (the session tests use 48000-48149).
 const FIRST = 48150;

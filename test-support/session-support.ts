@@ -7,12 +7,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive, signalGroup } from '../runners/process-group.ts';
-import { canBind } from '../sessions/port-pool.ts';
-import { ServiceSandbox } from '../runners/service-sandbox.ts';
+import { isAlive, signalGroup } from '../server/runners/process-group.ts';
+import { canBind } from '../server/sessions/port-pool.ts';
+import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
-import type { ProfileSettings } from '../catalog/model.ts';
-import type { SessionManager, SessionManagerOptions, SessionRequest } from '../sessions/types.ts';
+import type { ProfileSettings } from '../server/catalog/model.ts';
+import type { SessionManager, SessionManagerOptions, SessionRequest } from '../server/sessions/types.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,

@@ -9,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PersistedSession } from '../sessions/saved-session.ts';
-import { createSessionManager } from '../sessions/manager.ts';
+import type { PersistedSession } from '../server/sessions/saved-session.ts';
+import { createSessionManager } from '../server/sessions/manager.ts';
 import { standInRequest } from './session-support.ts';
-import type { SessionManagerOptions, SessionRecord } from '../sessions/types.ts';
-import { ServiceSandbox } from '../runners/service-sandbox.ts';
+import type { SessionManagerOptions, SessionRecord } from '../server/sessions/types.ts';
+import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 
 const [optionsText, flagsText, readyText] = process.argv.slice(2);
 // A sandbox does not travel as JSON: the crashing host runs its stand-ins as the tests of scheduling do.

@@ -6,14 +6,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import { hashToken, TokenStore } from '../auth/tokens.ts';
-import { parseCatalog } from '../catalog/load-catalog.ts';
-import type { ServiceConfig } from '../config.ts';
-import { createSessionManager } from '../sessions/manager.ts';
+import { buildApp } from '../server/app.ts';
+import { hashToken, TokenStore } from '../server/auth/tokens.ts';
+import { parseCatalog } from '../server/catalog/load-catalog.ts';
+import type { ServiceConfig } from '../server/config.ts';
+import { createSessionManager } from '../server/sessions/manager.ts';
 import { standInCommand, testOptions } from './session-support.ts';
 import { STAND_IN_FILE } from './stand-in-bundle.ts';
-import type { SessionManager, SessionManagerOptions } from '../sessions/types.ts';
+import type { SessionManager, SessionManagerOptions } from '../server/sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
 export function standInCatalog(flags: string[] = []): string {

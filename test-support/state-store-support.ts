@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach } from 'vitest';
-import { StateStore, type StoreOptions } from '../sessions/state-store.ts';
+import { StateStore, type StoreOptions } from '../server/sessions/state-store.ts';
 import { removeDir, tempDataDir } from './session-support.ts';
 
 let dir: string | undefined;

@@ -5,7 +5,7 @@
  * an allowed Origin, and the application's viewer limit.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { bearerToken, type TicketScope } from '../protocol/viewer-ticket.ts';
+import { bearerToken, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import { OfferError } from './sdp.ts';
 import type { DropCounts } from './viewer-traffic.ts';
 

@@ -4,12 +4,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../e2e/support/ports.ts';
-import { secretFile } from '../e2e/support/secret-file.ts';
-import { makeOffer, openViewer } from '../reliability/support/whep-viewer.ts';
-import { signTicket, type TicketScope } from '../protocol/viewer-ticket.ts';
+import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { secretFile } from '../../e2e/support/secret-file.ts';
+import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
+import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import { parseArgs } from './args.ts';
-import { startStreamer, type Streamer } from './app.ts';
+import { startStreamer, type Streamer } from '../sample/app.ts';
 
 const SESSION = '6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const secret = new Uint8Array(Buffer.alloc(32, 9));

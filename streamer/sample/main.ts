@@ -3,9 +3,9 @@
  * Whatever way it ends, its ffmpeg ends with it: killed here on signals and crashes, and on SIGKILL
  * ffmpeg sees EOF on its stdin.
  */
-import { ArgumentError, parseArgs } from './args.ts';
+import { ArgumentError, parseArgs } from '../transport/args.ts';
 import { startStreamer, type Streamer } from './app.ts';
-import { installStop, servingLine } from './lifecycle.ts';
+import { installStop, servingLine } from '../transport/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[streamer] ${line}\n`);
 

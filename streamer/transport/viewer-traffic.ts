@@ -16,7 +16,7 @@ import {
   parseInput,
   type AppMessage,
   type InputEvent,
-} from '../protocol/data-channels.ts';
+} from '../../protocol/data-channels.ts';
 
 /** A token bucket's figures: `perSecond` on average, up to `burst` at once. */
 export interface Rate {

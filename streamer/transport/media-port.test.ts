@@ -1,10 +1,10 @@
 import { createSocket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../e2e/support/ports.ts';
-import { makeOffer, openViewer } from '../reliability/support/whep-viewer.ts';
+import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
 import { parseArgs } from './args.ts';
-import { startStreamer } from './app.ts';
+import { startStreamer } from '../sample/app.ts';
 
 describe('a media port held by another program', () => {
   it('refuses the viewer with 503 and keeps the application alive until the port is free again', async () => {

@@ -4,7 +4,7 @@
  * rules against the real application and service: reliability/fair-use.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { signServiceTicket, signTicket, type TicketScope } from '../protocol/viewer-ticket.ts';
+import { signServiceTicket, signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { HttpError } from './signaling.ts';
 import { ViewerAccess } from './viewer-access.ts';
 

@@ -3,7 +3,7 @@
  * The service's local runner passes exactly these flags; keep them stable.
  */
 import { randomUUID } from 'node:crypto';
-import { readSecretFile, SECRET_ENV, SECRET_FILE_ENV } from '../protocol/viewer-ticket.ts';
+import { readSecretFile, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
 import type { Codec } from './encoder.ts';
 
 /** Everything the application needs to start, after defaults are applied. */

@@ -10,7 +10,7 @@ import {
   MESSAGES_CHANNEL,
   type AppMessage,
   type InputEvent,
-} from '../protocol/data-channels.ts';
+} from '../../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
 import { ViewerTraffic, type Drop } from './viewer-traffic.ts';

@@ -2,14 +2,14 @@
  * The sample streaming application: draws the scene, encodes it, fans the video out to every viewer
  * and applies their input. `startStreamer` is what main.ts and the tests call.
  */
-import { resizedTo, type StreamerOptions } from './args.ts';
-import { chooseEncoder, Encoder } from './encoder.ts';
-import type { AppMessage, InputEvent } from '../protocol/data-channels.ts';
-import { ResizeThrottle } from './resize-throttle.ts';
-import { VideoFanout } from './rtp.ts';
+import { resizedTo, type StreamerOptions } from '../transport/args.ts';
+import { chooseEncoder, Encoder } from '../transport/encoder.ts';
+import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
+import { ResizeThrottle } from '../transport/resize-throttle.ts';
+import { VideoFanout } from '../transport/rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
-import type { Health } from './signaling.ts';
-import { encoderNeverStarted, startStreamServer } from './stream-server.ts';
+import type { Health } from '../transport/signaling.ts';
+import { encoderNeverStarted, startStreamServer } from '../transport/stream-server.ts';
 
 /** A running application. */
 export interface Streamer {

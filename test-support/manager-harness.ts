@@ -4,9 +4,9 @@
  * left of the processes the test saw.
  */
 import { afterEach } from 'vitest';
-import { createSessionManager } from '../sessions/manager.ts';
+import { createSessionManager } from '../server/sessions/manager.ts';
 import { tearDown, tempDataDir, testOptions, waitFor } from './session-support.ts';
-import type { SessionManager, SessionManagerOptions, SessionRecord } from '../sessions/types.ts';
+import type { SessionManager, SessionManagerOptions, SessionRecord } from '../server/sessions/types.ts';
 
 export interface ManagerHarness {
   setup(overrides?: Partial<SessionManagerOptions>): Promise<SessionManager>;
