@@ -1,5 +1,27 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+/**
+ * Tests that start real processes (Xvfb, ffmpeg, the sample application, the stand-in application or the
+ * service): `*.process.test.ts`, and the files listed until their owners rename them. They wait on real time,
+ * which no fake timer can hurry, and share two cores, so they run one file at a time in a project of their own.
+ * Every other test of the service, the applications and the sandbox runs in-process on fake or injected time.
+ */
+const processTests = [
+  '**/*.process.test.ts',
+  'server/http/user-limit.test.ts',
+  'server/routes/still.test.ts',
+  'server/routes/stream-arguments.test.ts',
+  'server/routes/stream-ready.test.ts',
+  'server/routes/stream.test.ts',
+  'server/routes/tickets.test.ts',
+  'server/runners/local-runner.test.ts',
+  'server/sessions/manager*.test.ts',
+  'server/sessions/private-files.test.ts',
+  'server/sessions/program-exit.test.ts',
+  'server/sessions/service-lock.test.ts',
+  'streamer/display/capture.test.ts',
+];
 
 export default defineConfig({
   plugins: [react()],
@@ -19,8 +41,20 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'api/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...processTests],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          environment: 'node',
+          include: processTests,
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,49 +1,52 @@
 /**
- * Starts the real service (which serves the built portal and starts real applications) for one spec file,
- * on a free port with its own data directory, and stops it and everything it started afterwards.
+ * The real service (which serves the built portal and starts real applications) for one spec file, through the
+ * one service harness (test-support/service.ts): a free port, its own working directory, the sample
+ * applications' marks on, and everything it started stopped and removed afterwards.
  */
 import type { ChildProcess } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { freePort } from './ports';
-import { launchService, prepareService, stopProcess, type StackOptions } from './service-process';
+import { startService, type Service, type ServiceOptions } from '../../test-support/service';
 
-export type { StackOptions } from './service-process';
+/** What a spec may set: its catalog and the files beside it, tokens and more environment. */
+export type StackOptions = Pick<ServiceOptions, 'env' | 'catalog' | 'beside' | 'written' | 'tokens'>;
 
 export interface Stack {
   baseURL: string;
   apiURL: string;
+  /** The working directory: the data directory is `state` in it, the catalog `catalog.yaml`. */
   dataDir: string;
   process: ChildProcess;
   /** Output of the service so far, for failure messages. */
   output(): string;
+  /** Stops the service (which ends every session) and removes its files. */
   stop(): Promise<void>;
 }
 
-let nextRange = 0;
-/** A port range of its own for each stack, so that stacks of one run never share application ports. */
-function portRange(): string {
-  const first = 47000 + ((process.pid * 7 + nextRange++ * 40) % 900);
-  return `${first}-${first + 39}`;
+/** The harness's service as the specs know it. */
+export function asStack(service: Service): Stack {
+  return {
+    baseURL: service.url,
+    apiURL: service.api,
+    dataDir: service.workDir,
+    get process() {
+      return service.child;
+    },
+    output: () => service.output(),
+    stop: () => service.close(),
+  };
 }
 
+/** Starts the service for the end-to-end tests and benchmarks. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const port = await freePort();
-  const { dataDir, env } = await prepareService(options, port, portRange());
-  const baseURL = `http://127.0.0.1:${port}`;
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  let child: ChildProcess;
-  try {
-    child = await launchService(env, baseURL, collect, () => output);
-  } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  const stop = async () => {
-    await stopProcess(child, 'SIGTERM', 10_000);
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  return { baseURL, apiURL: `${baseURL}/api`, dataDir, process: child, output: () => output, stop };
+  return asStack(await startE2eService(options));
+}
+
+/** The harness's service with what every spec wants: its answers quiet, the sample applications' marks on. */
+export function startE2eService(options: StackOptions, more: Partial<ServiceOptions> = {}): Promise<Service> {
+  return startService({
+    ...options,
+    ...more,
+    readyWithinMs: 30_000,
+    // The tests and benchmarks read the sample applications' marks back from the picture.
+    env: { STREAMGATE_TEST_MARKS: '1', ...options.env },
+  });
 }

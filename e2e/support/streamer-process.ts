@@ -1,12 +1,11 @@
 /**
- * The sample application (streamer/sample/main.ts) as a child process: shared by the end-to-end tests, the
- * benchmarks and the reliability suite, which differ only in ports, arguments and patience.
+ * The sample application (streamer/sample/main.ts) or the display host as a child process, owned through the
+ * harness (test-support/owned-process.ts): shared by the end-to-end tests, the benchmarks and the reliability
+ * suite, which differ only in ports, arguments and patience.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import type { ChildProcess } from 'node:child_process';
+import { startOwnedProcess } from '../../test-support/owned-process';
+import { repoRoot } from '../../test-support/service';
 
 /** The application started as a child process. */
 export interface StreamerProcess {
@@ -34,46 +33,22 @@ export interface LaunchOptions {
 /** Starts streamer/sample/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
 export async function launchStreamer(options: LaunchOptions): Promise<StreamerProcess> {
   const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true, program } = options;
-  const child = spawn(
-    process.execPath,
-    [
+  const url = `http://127.0.0.1:${signalingPort}`;
+  const owned = await startOwnedProcess({
+    name: 'The application',
+    command: process.execPath,
+    args: [
       ...['--import', 'tsx', program ? 'streamer/display/main.ts' : 'streamer/sample/main.ts'],
       ...['--signaling-port', String(signalingPort), '--media-port', String(mediaPort)],
       ...args,
       ...(testMarks ? ['--test-marks'] : []),
       ...(program ? ['--', ...program] : []),
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  // Only the tail is kept: it is there to explain a failure, and a long run must not grow it without end.
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const url = `http://127.0.0.1:${signalingPort}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + readyWithinMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The application exited at start-up:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop('SIGKILL');
-      throw new Error(`The application was not ready within ${readyWithinMs / 1000} s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return { url, signalingPort, mediaPort, process: child, output: () => output, stop };
+    cwd: repoRoot,
+    readyUrl: `${url}/health`,
+    readyWithinMs,
+    graceMs: 5_000,
+    keepOutput: 20_000,
+  });
+  return { url, signalingPort, mediaPort, process: owned.child, output: owned.output, stop: owned.stop };
 }

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, freeUdpPort } from '../../e2e/support/ports.ts';
+import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { startStreamServer, type StreamApplication, type StreamServer } from './stream-server.ts';
 
 const SIZE = { width: 320, height: 240, fps: 30 };

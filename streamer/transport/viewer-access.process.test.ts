@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { freeUdpPort } from '../../test-support/ports.ts';
 import { secretFile } from '../../e2e/support/secret-file.ts';
 import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
 import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { freeUdpPort } from '../../test-support/ports.ts';
 import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer } from '../sample/app.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { freePort, freeUdpPort } from '../../e2e/support/ports.ts';
+import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { appEntry, prepareAppBundles } from './app-bundles.ts';
 import { repoRoot } from './local-runner.ts';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeerConnection, Video } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { freeUdpPort } from '../../test-support/ports.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from '../sample/app.ts';
 import { createSignalingServer } from './signaling.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeUdpPort } from '../../e2e/support/ports.ts';
+import { freeUdpPort } from '../../test-support/ports.ts';
 import { parseArgs } from '../transport/args.ts';
 import { startStreamer, type Streamer } from './app.ts';
 
