@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ByteBudget, DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
+import { ByteBudget } from './byte-budget.ts';
+import { DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
 import { blit, drawCursor, toRead } from './frame-pixels.ts';
 import { call, openDisplay } from './x-client.ts';
 import { startXServer, type XServer } from './x-server.ts';
@@ -121,9 +122,8 @@ describe.each([
 
   beforeAll(async () => {
     x = await startXServer(W, H, () => undefined);
-    process.env.XAUTHORITY = x.authFile;
     if (fromFramebuffer) expect(x.framebuffer).toMatchObject({ width: W, height: H, stride: W * 4 });
-    capture = await DamageCapture.start(x.display, {
+    capture = await DamageCapture.start(x.display, x.authFile, {
       framebuffer: fromFramebuffer ? x.framebuffer : null,
       width: W,
       height: H,
@@ -141,7 +141,7 @@ describe.each([
       },
       send: (frame) => frames.push({ pixels: Buffer.from(frame), at: performance.now() }),
     });
-    painter = await openDisplay(x.display);
+    painter = await openDisplay(x.display, { authFile: x.authFile });
   });
 
   afterAll(async () => {

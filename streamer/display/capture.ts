@@ -32,6 +32,8 @@ import {
   type Patch,
   type Rect,
 } from './frame-pixels.ts';
+import { EventEmitter } from 'node:events';
+import type { ByteBudget } from './byte-budget.ts';
 import { framebufferReader, pixelReader, segmentFiles, type PixelReader } from './pixel-readers.ts';
 import { call, openDisplay } from './x-client.ts';
 import type { Framebuffer } from './x-server.ts';
@@ -54,36 +56,6 @@ export const IDLE_REFRESH_MS = 1000;
  */
 export const FIRST_REPEAT_MS = 5;
 
-/** A bucket of bytes a second: what the encoder sends is spent; frames wait while it is overdrawn. */
-export class ByteBudget {
-  private tokens: number;
-
-  /** `rate` bytes a second, and up to `burstSeconds` of it saved while little is sent. */
-  constructor(
-    public rate: number,
-    private readonly burstSeconds = 1,
-    private at = performance.now(),
-  ) {
-    this.tokens = rate * burstSeconds;
-  }
-
-  spend(bytes: number, now = performance.now()): void {
-    this.refill(now);
-    this.tokens -= bytes;
-  }
-
-  /** Milliseconds until the budget is no longer overdrawn; 0 when a frame may go now. */
-  waitMs(now = performance.now()): number {
-    this.refill(now);
-    return this.tokens >= 0 ? 0 : (-this.tokens / this.rate) * 1000;
-  }
-
-  private refill(now: number): void {
-    this.tokens = Math.min(this.rate * this.burstSeconds, this.tokens + ((now - this.at) / 1000) * this.rate);
-    this.at = now;
-  }
-}
-
 export interface CaptureOptions {
   width: number;
   height: number;
@@ -105,8 +77,14 @@ export interface CaptureOptions {
   framebuffer?: Framebuffer | null;
 }
 
+/** What a capture reports. */
+export interface CaptureEvents {
+  /** The pixels could not be read, or the connection to the display ended: no frame follows. */
+  failed: [reason: string];
+}
+
 /** Capture of the top-left `width`x`height` of a display; `DamageCapture.start` makes one. */
-export class DamageCapture {
+export class DamageCapture extends EventEmitter<CaptureEvents> {
   private width: number;
   private height: number;
   private fps: number;
@@ -137,15 +115,16 @@ export class DamageCapture {
     private readonly read: PixelReader,
     private readonly options: CaptureOptions,
   ) {
+    super();
     this.width = options.width;
     this.height = options.height;
     this.fps = options.fps;
   }
 
-  /** Connects to `display` (XAUTHORITY names its cookie) and sends the first frame as soon as it is read. */
-  static async start(display: string, options: CaptureOptions): Promise<DamageCapture> {
+  /** Connects to `display` with the cookie of `authFile` and sends the first frame as soon as it is read. */
+  static async start(display: string, authFile: string, options: CaptureOptions): Promise<DamageCapture> {
     const files = segmentFiles();
-    const { X, root } = await openDisplay(display, files.provider);
+    const { X, root } = await openDisplay(display, { authFile, shm: files.provider });
     const damageExt: X = await call((cb) => X.require('damage', cb));
     const fixes: X = await call((cb) => X.require('fixes', cb));
     const damage: number = X.AllocID();
@@ -158,7 +137,7 @@ export class DamageCapture {
     fixes.HideCursor(root);
     const capture = new DamageCapture(X, damageExt, fixes, damage, read, options);
     X.on('event', (event: X) => capture.onEvent(event));
-    X.on('end', () => capture.close());
+    X.on('end', () => capture.fail('the connection to the display ended'));
     capture.readCursor();
     capture.schedule();
     return capture;
@@ -193,6 +172,13 @@ export class DamageCapture {
     } catch {
       // the display is gone already
     }
+  }
+
+  /** Stops for good and says why, unless it was closed on purpose (then the display may go as it likes). */
+  private fail(reason: string): void {
+    if (this.closed) return;
+    this.close();
+    this.emit('failed', reason);
   }
 
   private onEvent(event: X): void {
@@ -231,7 +217,10 @@ export class DamageCapture {
     const quiet = this.repeats === 2 ? FIRST_REPEAT_MS : this.repeats === 1 ? frameMs : IDLE_REFRESH_MS;
     const turn = this.lastFrame + (changed ? frameMs : quiet);
     const due = Math.max(turn, now + this.options.budget.waitMs(now));
-    this.timer = setTimeout(() => void this.next(), Math.max(0, due - now));
+    this.timer = setTimeout(
+      () => void this.next().catch((error: unknown) => this.fail(String(error))),
+      Math.max(0, due - now),
+    );
   }
 
   /** Brings a buffer of the encoder up to date (what changed since it was last filled), then sends it. */
@@ -261,10 +250,9 @@ export class DamageCapture {
       // reports only what adds to its region, so a region never emptied would report nothing.)
       this.damageExt.Subtract(this.damage, 0, 0);
       if (rects.length > 0) await this.read(rects, frame, width);
-    } catch {
-      // The display went away: the host learns it from the X server's exit.
+    } catch (error) {
       this.reading = false;
-      return;
+      return this.fail(error instanceof Error ? error.message : String(error));
     }
     this.reading = false;
     // A resize while the pixels travelled: they belong to the old picture, which is read again anyway.

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import x11 from 'x11';
 import { isModifier } from './keysyms.ts';
+import { cookieOf } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
 type X = any;
@@ -31,13 +32,20 @@ export function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void)
 }
 
 /**
- * A new connection to `display` (XAUTHORITY must name its cookie file): the x11 package's display object
- * (`min_keycode`, `screen`...), its client, and the root window. `shm` replaces the package's MIT-SHM
- * segment provider (see capture.ts).
+ * A new connection to `display`, let in by the cookie of `authFile` (without one, the x11 package looks for
+ * XAUTHORITY or ~/.Xauthority): the x11 package's display object (`min_keycode`, `screen`...), its client,
+ * and the root window. `shm` replaces the package's MIT-SHM segment provider (see capture.ts).
  */
-export async function openDisplay(display: string, shm?: object): Promise<{ conn: X; X: X; root: number }> {
+export async function openDisplay(
+  display: string,
+  options: { authFile?: string; shm?: object } = {},
+): Promise<{ conn: X; X: X; root: number }> {
+  const { authFile, shm } = options;
   const conn: X = await call((cb) => {
-    const client = x11.createClient(shm ? { display, shm } : { display }, cb);
+    const client = x11.createClient(
+      { display, ...(authFile ? { auth: cookieOf(authFile) } : {}), ...(shm ? { shm } : {}) },
+      cb,
+    );
     client.on('error', () => undefined);
   });
   return { conn, X: conn.client, root: conn.screen[0].root as number };
@@ -71,9 +79,9 @@ export class XClient extends EventEmitter<XClientEvents> {
     super();
   }
 
-  /** Connects to `display` (XAUTHORITY must name its cookie file) and watches its top-level windows. */
-  static async connect(display: string): Promise<XClient> {
-    const { conn, X, root } = await openDisplay(display);
+  /** Connects to `display` with the cookie of `authFile` (`openDisplay`) and watches its top-level windows. */
+  static async connect(display: string, authFile?: string): Promise<XClient> {
+    const { conn, X, root } = await openDisplay(display, { authFile });
     const xtest: X = await call((cb) => X.require('xtest', cb));
     const intern = (name: string) => call<number>((cb) => X.InternAtom(false, name, cb));
     const atoms = {

@@ -26,7 +26,7 @@ export interface XServer {
   display: string;
   /** The display's socket in the file system (a sandbox binds it; its abstract twin stays in this network namespace). */
   socket: string;
-  /** The Xauthority file every client of this display reads (XAUTHORITY). */
+  /** The Xauthority file with the cookie every client of this display is given (`cookieOf`). */
   authFile: string;
   pid: number;
   /** The screen's pixels as a file this process reads, or null where the server cannot offer them. */
@@ -84,6 +84,22 @@ function xauthority(cookie: Buffer): Buffer {
     field(Buffer.from('MIT-MAGIC-COOKIE-1')),
     field(cookie),
   ]);
+}
+
+/**
+ * The cookie of an Xauthority file's first entry, as the x11 package's `auth` option takes it: a client
+ * given it reads no XAUTHORITY variable and no ~/.Xauthority.
+ */
+export function cookieOf(authFile: string): { name: string; data: string } {
+  const file = readFileSync(authFile);
+  const fields: string[] = [];
+  for (let at = 2; fields.length < 4;) {
+    if (at + 2 > file.length) throw new Error(`${authFile} is not an Xauthority file.`);
+    const length = file.readUInt16BE(at);
+    fields.push(file.toString('latin1', at + 2, at + 2 + length));
+    at += 2 + length;
+  }
+  return { name: fields[2] as string, data: fields[3] as string };
 }
 
 /** The files an X server of display `n` leaves in /tmp when it is killed outright. */
