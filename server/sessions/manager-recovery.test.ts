@@ -7,7 +7,7 @@ import { launchApplication, repoRoot } from '../runners/local-runner.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
-import { Session } from './session.ts';
+import { Session, type SessionServices } from './session.ts';
 import { stillDirOf, stillPath } from './still-files.ts';
 import {
   freeBlock,
@@ -179,10 +179,12 @@ describe('session manager after a crash of the service', () => {
     dataDir = await tempDataDir();
     const options = testOptions(dataDir, FIRST, LAST);
     // Saved while starting: one with its ports, one without; both applications run.
-    const withPorts = Session.create(standInRequest(), 1);
+    // Only their saved forms are used: they never launch.
+    const services = {} as SessionServices;
+    const withPorts = Session.create(standInRequest(), 1, services, () => {});
     const block = await freeBlock(FIRST + 30, LAST, 4);
     withPorts.record.ports = { signaling: block, media: block + 1 };
-    const withoutPorts = Session.create(standInRequest(), 2);
+    const withoutPorts = Session.create(standInRequest(), 2, services, () => {});
     const logDir = path.join(dataDir, 'logs');
     const adoptable = await launchApplication(
       {

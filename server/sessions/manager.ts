@@ -1,30 +1,28 @@
 /**
- * The session machinery behind /stream. The manager schedules: a first-in-first-out queue in front of a
- * fixed number of GPUs, the sessions it holds (session.ts, each the owner of its own state), their
- * counts per owner and their durable state. The runner (session-runtime.ts) starts and watches the
- * applications; the restore (session-restore.ts) takes over survivors of a restart; warm-pool.ts keeps some warm.
+ * The session machinery behind /stream. The manager queues and grants capacity: a first-in-first-out queue
+ * in front of the runner's slots (GPUs), the sessions it holds (session.ts, each an actor that owns its
+ * life), their counts per owner and their durable state. The runner (runners/runner.ts) runs the
+ * applications; the restore (session-restore.ts) takes over survivors of a restart; the warm pool
+ * (warm-pool.ts) is a policy on top that keeps some started ahead of demand.
  */
-import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CONTROL_TTL_S, ViewerTickets } from '../auth/viewer-tickets.ts';
+import { ViewerTickets } from '../auth/viewer-tickets.ts';
+import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
-import { tidyLogs } from '../runners/local-runner.ts';
-import { removeStill, stillDirBeside } from './still-files.ts';
-import { stopGroup } from '../runners/process-group.ts';
-import { OwnerCounts } from './owner-counts.ts';
-import { PRIVATE_DIR_MODE } from './private-files.ts';
-import { noteEphemeralPorts, PortPool } from './port-pool.ts';
-import { resolveOptions } from './options.ts';
+import { LocalRunner } from '../runners/local.ts';
+import type { Runner } from '../runners/runner.ts';
+import { capacityReport } from './capacity.ts';
+import { probeHealth } from './health-probe.ts';
+import { Holdings } from './holdings.ts';
+import { resolveOptions, type ResolvedOptions } from './options.ts';
+import { openPrivateDir } from './private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
-import { Session, type SessionEvent } from './session.ts';
+import { Session, type SessionEvent, type SessionServices } from './session.ts';
 import { label } from './session-messages.ts';
-import { probeAdoptedStarting, restoreSessions, type RestoreContext } from './session-restore.ts';
-import { createSessionRuntime } from './session-runtime.ts';
+import { restoreSessions } from './session-restore.ts';
 import { ServiceLock } from './service-lock.ts';
+import { issueTicket, stopSharing, tellSharingStopped, type Sharing } from './sharing.ts';
 import { StateStore } from './state-store.ts';
-import { capacityReport, sessionCounts } from './capacity.ts';
-import { GpuShare, userGpuShare } from './fair-share.ts';
-import { orderStopSharing } from './sharing.ts';
 import { WarmPool } from './warm-pool.ts';
 import {
   QueueFullError,
@@ -32,380 +30,270 @@ import {
   type SessionLogger,
   type SessionManager,
   type SessionManagerOptions,
+  type SessionRecord,
+  type SessionRequest,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** Logs of applications are kept this long (a week), then removed when the service starts. */
-const logRetentionMs = 7 * 24 * 3_600_000;
-
-/** Builds the manager; nothing runs until `start()`. */
+/** Builds the manager over the local runner (or `runner`); nothing runs until `start()`. */
 export function createSessionManager(
   given: SessionManagerOptions,
   logger: SessionLogger = silent,
+  runner?: Runner,
 ): SessionManager {
   const options = resolveOptions(given);
-  const pool = new PortPool(options.portRange);
-  const lock = new ServiceLock(options.dataDir);
-  const logDir = path.join(options.dataDir, 'logs');
-  const sessions = new Map<string, Session>();
-  // Pending or ready, for the per-user limit: a warm session is nobody's until it is claimed.
-  const owners = new OwnerCounts<Session>(
-    (entry) =>
-      !entry.warm && entry.phase !== 'failed' && entry.phase !== 'gone' && sessions.get(entry.id) === entry,
-  );
-  /** Each user's share of the GPUs: who may start while others wait. */
-  const share = new GpuShare<Session>(userGpuShare(options.capacity, options.userGpuShare), options.capacity);
-  const store = new StateStore<PersistedSession, Session>(options.dataDir, {
-    items: () => sessions,
-    key: (saved) => saved.record.id,
-    encode: sessionEncoder(),
-    onWriteError: (error) => logger.error({ err: error.message }, 'Could not save the session state'),
-  });
-  const queue: Session[] = [];
-  /** Stops of failed applications still under way; `stop()` waits for them. */
-  const stopping = new Set<Promise<void>>();
-  let seq = 0;
-  let stopped = false;
-  /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
-  let restoring = false;
-  let ticker: NodeJS.Timeout | undefined;
-  let tickets = given.tickets ?? null;
-  const runtime = createSessionRuntime({
-    publicHost: options.publicHost,
-    appCwd: options.appCwd,
-    logDir,
-    readyPollMs: options.readyPollMs,
-    pool,
-    logger,
-    tickets: () => {
-      if (!tickets) throw new Error('The session manager has not started.');
-      return tickets;
-    },
-    viewerOrigins: options.viewerOrigins,
-    isStopped: () => stopped,
-    end,
-    stopLater,
-    probeH264: options.probeH264,
-    sandbox: options.sandbox,
-  });
-  // Where real programs are refused, none is kept warm either.
-  const warmTargets = options.warm.filter(({ target }) => !target.launch || !options.sandbox.refusal);
-  const warmPool = new WarmPool(warmTargets, {
-    hasFreeGpu,
-    startWarm(request) {
-      const session = Session.create(request, ++seq, onEvent, true);
-      sessions.set(session.id, session);
-      changed(session);
-      session.launching = runtime.launch(session);
-    },
-    end,
-  });
-  const restoreContext: RestoreContext = {
-    publicHost: options.publicHost,
-    pool,
-    logger,
-    failedRetentionMs: options.failedRetentionMs,
-    revive: (saved) => Session.revive(saved, onEvent),
-    hold(session) {
-      sessions.set(session.id, session);
-      // Before the first pump: warm sessions that run on are counted, not started again.
-      warmPool.update(session);
-      if (session.phase === 'failed') forgetLater(session);
-    },
-    stopLater,
-    watchReadiness: runtime.watchReadiness,
-  };
+  runner ??= new LocalRunner({ ...options, logDir: path.join(options.dataDir, 'logs'), logger });
+  return new Manager(options, logger, runner);
+}
 
-  /** What the manager does about a session's transition: free what it held, schedule, save. */
-  function onEvent(session: Session, event: SessionEvent): void {
+class Manager implements SessionManager {
+  private readonly held: Holdings;
+  private readonly store: StateStore<PersistedSession, Session>;
+  private readonly lock: ServiceLock;
+  private readonly warmPool: WarmPool;
+  private readonly services: SessionServices;
+  private tickets: ViewerTickets | null;
+  private seq = 0;
+  private stopped = false;
+  /** While saved sessions are read back, nothing starts: adopted ones must hold their GPUs first. */
+  private restoring = false;
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly logger: SessionLogger,
+    private readonly runner: Runner,
+  ) {
+    this.held = new Holdings(runner.slots(), options.userGpuShare);
+    this.lock = new ServiceLock(options.dataDir);
+    this.tickets = options.tickets ?? null;
+    this.store = new StateStore<PersistedSession, Session>(options.dataDir, {
+      items: () => this.held.sessions,
+      key: (saved) => saved.record.id,
+      encode: sessionEncoder(),
+      onWriteError: (error) => logger.error({ err: error.message }, 'Could not save the session state'),
+    });
+    this.services = {
+      runner,
+      tickets: () => {
+        if (!this.tickets) throw new Error('The session manager has not started.');
+        return this.tickets;
+      },
+      logger,
+      publicHost: options.publicHost,
+      viewerOrigins: options.viewerOrigins,
+      probe: (host, port, ticket) => probeHealth(host, port, 1_000, ticket),
+      readyPollMs: options.readyPollMs,
+      failedRetentionMs: options.failedRetentionMs,
+    };
+    // Where the runner refuses a launch, none is kept warm either.
+    const targets = options.warm.filter(
+      ({ target }) => !runner.refuses({ ...target, owner: '', arguments: {} }),
+    );
+    this.warmPool = new WarmPool(targets, {
+      hasFreeGpu: () => this.held.freeGpus() > 0,
+      startWarm: (request) => void this.add(request, true).launch(),
+      end: (id) => this.end(id),
+    });
+  }
+
+  async start(): Promise<void> {
+    // The service's keys and state are its own alone.
+    await openPrivateDir(this.options.dataDir);
+    await this.lock.acquire();
+    this.tickets ??= await ViewerTickets.open(this.options.dataDir);
+    const loaded = await this.store.load();
+    this.restoring = true;
+    const restored = restoreSessions(loaded, {
+      runner: this.runner,
+      logger: this.logger,
+      revive: (saved) => {
+        const session = Session.revive(saved, this.services, (s, event) => this.onEvent(s, event));
+        this.held.add(session);
+        // Before the first pump: warm sessions that run on are counted, not started again.
+        this.warmPool.update(session);
+        return session;
+      },
+      failedRetentionMs: this.options.failedRetentionMs,
+    });
+    this.held.queue.push(...restored.queued);
+    this.seq = Math.max(this.seq, restored.lastSeq);
+    this.restoring = false;
+    await restored.asked;
+    await this.runner.open((id) => {
+      const session = this.held.sessions.get(id);
+      return session !== undefined && session.phase !== 'failed';
+    });
+    this.pump();
+    this.changed('all');
+    this.ticker = setInterval(() => {
+      for (const session of this.held.sessions.values()) void session.check();
+      // Warm applications held back after a failure are started again once their wait is over.
+      this.pump();
+    }, this.options.healthPollMs);
+    this.ticker.unref();
+  }
+
+  async create(request: SessionRequest): Promise<SessionRecord> {
+    if (this.stopped) throw new Error('The session service is stopping.');
+    const refusal = this.runner.refuses(request);
+    if (refusal) throw new DomainError(503, refusal);
+    // A warm application is a GPU too: not for someone who holds their share already.
+    const { queue, share } = this.held;
+    const mayStart = share.allows(request);
+    const warm = mayStart ? this.warmPool.claim(request) : undefined;
+    if (warm) return this.accepted(warm);
+    // With a share, whatever waits while a GPU is free is held back by its owner's share (pump).
+    const startsNow = mayStart && (queue.length === 0 || share.share !== null) && this.held.freeGpus() > 0;
+    if (!startsNow && queue.length >= this.options.queueLimit)
+      throw new QueueFullError(this.options.retryAfterSeconds);
+    const session = this.add(request, false);
+    queue.push(session);
+    this.pump();
+    return this.accepted(session);
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const session = this.held.visible(id);
+    return session && this.held.recordOf(session);
+  }
+
+  list(owner: string | null, offset: number, limit: number) {
+    return this.held.list(owner, offset, limit);
+  }
+
+  end(id: string): Promise<void> {
+    return this.held.sessions.get(id)?.end() ?? Promise.resolve();
+  }
+
+  activeCount(owner: string): number {
+    return this.held.activeCount(owner);
+  }
+
+  issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined> {
+    const session = this.held.visible(id);
+    return session && this.tickets
+      ? issueTicket(session, this.tickets, scope, ttlS)
+      : Promise.resolve(undefined);
+  }
+
+  stopSharing(id: string): Promise<{ watchersDropped: number } | undefined> {
+    const session = this.held.visible(id);
+    return session && this.tickets ? stopSharing(session, this.sharing()) : Promise.resolve(undefined);
+  }
+
+  counts() {
+    return this.held.counts();
+  }
+
+  capacity() {
+    const { sessions, queue } = this.held;
+    return capacityReport(this.runner.slots(), sessions.values(), queue, this.warmPool.byProfile());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.ticker);
+    const { sessions, queue } = this.held;
+    for (const session of queue.splice(0)) sessions.delete(session.id);
+    const live = [...sessions.values()].filter((session) => session.phase !== 'failed');
+    await Promise.all(live.map((session) => session.end()));
+    await this.runner.close();
+    // Failed sessions are saved as they are, and forgotten by the next service once their retention is over.
+    for (const session of sessions.values()) session.detach();
+    this.changed('all');
+    await this.store.flush();
+    await this.lock.release();
+  }
+
+  /** A new session, held and counted (not yet queued or launched). */
+  private add(request: SessionRequest, warm: boolean): Session {
+    const session = Session.create(request, ++this.seq, this.services, (s, e) => this.onEvent(s, e), warm);
+    this.held.add(session);
+    this.changed(session);
+    return session;
+  }
+
+  /** What the manager does about a session's transition: count, schedule, save. */
+  private onEvent(session: Session, event: SessionEvent): void {
     const sessionId = session.id;
     // Before the pumps below: a session that let go of its GPU no longer counts against its owner's share.
-    share.update(session);
+    this.held.update(session);
     switch (event.type) {
       case 'ending':
-        // Nothing saved changes until the process is gone.
+        // Nothing saved changes until the application is gone.
         return;
       case 'ready':
-        if (session.warm) warmPool.ready(session);
-        logger.info({ sessionId, warm: session.warm || undefined }, session.record.message);
+        if (session.warm) this.warmPool.ready(session);
+        this.logger.info({ sessionId, warm: session.warm || undefined }, session.record.message);
         // Its sharing was stopped before its application could be told.
-        if (session.watchCutoffMs !== undefined) void tellSharingStopped(session);
+        if (session.watchCutoffMs !== undefined) void tellSharingStopped(session, this.sharing());
         break;
       case 'claimed':
-        logger.info({ sessionId }, `Handed a warm ${label(session.request)} to its session`);
+        this.logger.info({ sessionId }, `Handed a warm ${label(session.request)} to its session`);
         break;
       case 'failed':
-        pool.release(event.released.ports);
-        // Its process group first, then whatever it left in its control groups (an orphaned X server, a setsid child).
-        stopLater(event.released.pid, () => options.sandbox.release(sessionId));
-        logger.warn({ sessionId, warm: session.warm || undefined }, event.reason);
-        if (session.warm) warmPool.failed(session);
-        else forgetLater(session);
-        pump();
+        this.logger.warn({ sessionId, warm: session.warm || undefined }, event.reason);
+        if (session.warm) this.warmPool.failed(session);
+        this.pump();
         break;
       case 'gone':
-        pool.release(event.released.ports);
-        // Its application is gone: so is its still. The runner removes the stills of its own children as they
-        // exit; an application adopted after a restart of the service is no child of this one. A session that
-        // never held ports never ran one.
-        if (event.released.ports) removeStill(stillDirBeside(logDir), sessionId);
-        if (sessions.get(sessionId) === session) sessions.delete(sessionId);
-        pump();
+        this.held.drop(session);
+        this.pump();
         break;
     }
-    changed(session);
-  }
-
-  /** Whether fewer than `capacity` sessions hold a GPU; it stops counting at `capacity` (it runs on every create). */
-  function hasFreeGpu(): boolean {
-    let count = 0;
-    for (const session of sessions.values())
-      if (session.holdsGpu && ++count >= options.capacity) return false;
-    return true;
-  }
-
-  /** GPUs no session holds. */
-  function freeGpus(): number {
-    let held = 0;
-    for (const session of sessions.values()) if (session.holdsGpu) held++;
-    return Math.max(0, options.capacity - held);
+    this.changed(session);
   }
 
   /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
-  function changed(session: Session | 'all'): void {
+  private changed(session: Session | 'all'): void {
     if (session === 'all') {
-      owners.recount(sessions.values());
-      share.recount(sessions.values());
-      warmPool.recount(sessions.values());
+      this.held.recount();
+      this.warmPool.recount(this.held.sessions.values());
     } else {
-      owners.update(session);
-      share.update(session);
-      warmPool.update(session);
+      this.held.update(session);
+      this.warmPool.update(session);
     }
-    store.note(session === 'all' ? 'all' : session.id);
+    this.store.note(session === 'all' ? 'all' : session.id);
   }
 
   /**
    * Starts queued sessions while GPUs are free, in queue order but for those whose owners hold their share;
    * then warm ones give way to the sessions a GPU would start, or are filled up.
    */
-  function pump(): void {
-    if (stopped || restoring) return;
-    if (queue.length > 0 && hasFreeGpu()) {
-      for (const session of share.pick(queue, freeGpus())) {
+  private pump(): void {
+    if (this.stopped || this.restoring) return;
+    const { queue, share } = this.held;
+    const free = this.held.freeGpus();
+    if (queue.length > 0 && free > 0) {
+      for (const session of share.pick(queue, free)) {
         queue.splice(queue.indexOf(session), 1);
-        session.launching = runtime.launch(session);
+        void session.launch();
       }
     }
-    const waiting = share.share === null ? queue.length : share.pick(queue, Infinity).length;
-    if (waiting > 0) warmPool.giveWay(waiting);
-    else warmPool.fill();
+    const waiting = this.held.waiting();
+    if (waiting > 0) this.warmPool.giveWay(waiting);
+    else this.warmPool.fill();
   }
 
-  /** The record callers get; a session held back by its owner's share says so. */
-  function recordOf(session: Session, places: readonly Session[] | ReadonlyMap<Session, number>) {
-    const record = session.toRecord(places);
-    const held = share.waiting(session);
-    if (held !== undefined) record.message = held;
-    return record;
-  }
-
-  /** Tells a ready application where its session's sharing stopped: the watchers it dropped, null unheard. */
-  async function tellSharingStopped(session: Session): Promise<number | null> {
-    const { ports } = session.record;
-    if (!ports || !tickets || session.watchCutoffMs === undefined) return null;
-    const order = await tickets.serviceTicket(session.id, session.watchCutoffMs);
-    const dropped = await orderStopSharing(options.publicHost, ports.signaling, order);
-    if (dropped === null)
-      logger.warn({ sessionId: session.id }, 'The application did not take the stop of sharing');
-    else
-      logger.info(
-        { sessionId: session.id, watchersDropped: dropped },
-        'Stopped sharing: earlier watch links fail',
-      );
-    return dropped;
-  }
-
-  /** Stops what is left of a process group in the background, then runs `then`; stop() waits for both. */
-  function stopLater(pgid: number | undefined, then?: () => Promise<void>): void {
-    const stopped = pgid === undefined ? Promise.resolve() : stopGroup(pgid, options.stopGraceMs);
-    const promise = then ? stopped.then(then) : stopped;
-    stopping.add(promise);
-    void promise.finally(() => stopping.delete(promise));
-  }
-
-  function forgetLater(session: Session): void {
-    const failedAt = Date.parse(session.record.failedAt ?? '') || Date.now();
-    const delay = Math.max(0, failedAt + options.failedRetentionMs - Date.now());
-    session.forgetTimer = setTimeout(() => {
-      if (sessions.get(session.id) === session && session.phase === 'failed') session.gone();
-    }, delay);
-    session.forgetTimer.unref();
-  }
-
-  /** A session the API may show: not a warm one, which is nobody's yet. */
-  function visible(session: Session | undefined): Session | undefined {
-    return session?.warm ? undefined : session;
+  /** What telling an application of a stop of sharing takes. */
+  private sharing(): Sharing {
+    return { tickets: this.services.tickets(), publicHost: this.options.publicHost, logger: this.logger };
   }
 
   /** A session just created or claimed: on disk before it is answered, then given a short wait for readiness. */
-  async function accepted(session: Session) {
+  private async accepted(session: Session): Promise<SessionRecord> {
     try {
-      await store.save(session.id);
+      await this.store.save(session.id);
     } catch (error) {
-      await end(session.id);
+      await session.end();
       throw new StateWriteError(error as Error);
     }
     // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast
     // start: answering pending at once is honest, and spares a timer per request.
-    if (options.readyWaitMs > 0 && session.phase !== 'queued') await session.settled(options.readyWaitMs);
-    return recordOf(session, queue);
+    if (this.options.readyWaitMs > 0 && session.phase !== 'queued')
+      await session.settled(this.options.readyWaitMs);
+    return this.held.recordOf(session);
   }
-
-  async function end(id: string): Promise<void> {
-    const session = sessions.get(id);
-    if (!session) return;
-    if (session.phase === 'ending') return session.ending;
-    if (!session.end()) {
-      // Queued or failed: nothing runs.
-      clearTimeout(session.forgetTimer);
-      const position = queue.indexOf(session);
-      if (position >= 0) queue.splice(position, 1);
-      return session.gone();
-    }
-    session.ending = (async () => {
-      await session.launching;
-      if (session.record.pid !== undefined) await stopGroup(session.record.pid, options.stopGraceMs);
-      await options.sandbox.release(id);
-      logger.info({ sessionId: id }, `Ended ${label(session.request)}`);
-      session.gone();
-    })();
-    return session.ending;
-  }
-
-  return {
-    async start() {
-      await mkdir(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      // An existing directory keeps its mode through mkdir: the service's keys and state are its own alone.
-      await chmod(options.dataDir, PRIVATE_DIR_MODE);
-      await lock.acquire();
-      tickets ??= await ViewerTickets.open(options.dataDir);
-      await tidyLogs(logDir, logRetentionMs).catch(() => undefined);
-      noteEphemeralPorts(options.portRange, logger);
-      const loaded = await store.load();
-      restoring = true;
-      const restored = restoreSessions(loaded, restoreContext);
-      queue.push(...restored.queued);
-      seq = Math.max(seq, restored.lastSeq);
-      restoring = false;
-      await probeAdoptedStarting(restored.adoptedStarting, restoreContext);
-      // What sessions that ended while no service watched them left behind (a host killed with its service).
-      const swept = await options.sandbox.sweep((id) => {
-        const session = sessions.get(id);
-        return session !== undefined && session.phase !== 'failed';
-      });
-      if (swept.length > 0) logger.info({ sessions: swept }, 'Removed what ended sessions left running');
-      pump();
-      changed('all');
-      ticker = setInterval(() => {
-        runtime.tick(sessions.values());
-        // Warm applications held back after a failure are started again once their wait is over.
-        pump();
-      }, options.healthPollMs);
-      ticker.unref();
-    },
-
-    async create(request) {
-      if (stopped) throw new Error('The session service is stopping.');
-      const refusal = request.launch && options.sandbox.refuses(request.app.name);
-      if (refusal) throw new DomainError(503, refusal);
-      // A warm application is a GPU too: not for someone who holds their share already.
-      const mayStart = share.allows(request);
-      const warm = mayStart ? warmPool.claim(request) : undefined;
-      if (warm) return accepted(warm);
-      // With a share, whatever waits while a GPU is free is held back by its owner's share (pump).
-      const startsNow = mayStart && (queue.length === 0 || share.share !== null) && hasFreeGpu();
-      if (!startsNow && queue.length >= options.queueLimit)
-        throw new QueueFullError(options.retryAfterSeconds);
-      const session = Session.create(request, ++seq, onEvent);
-      sessions.set(session.id, session);
-      owners.update(session);
-      queue.push(session);
-      pump();
-      return accepted(session);
-    },
-
-    get(id) {
-      const session = visible(sessions.get(id));
-      return session && recordOf(session, queue);
-    },
-
-    list(owner, offset, limit) {
-      const mine = [...sessions.values()]
-        .filter((session) => !session.warm && (owner === null || session.record.owner === owner))
-        .sort((a, b) => a.seq - b.seq);
-      const page = mine.slice(offset, offset + limit);
-      // Places in the queue found in one pass, not one search of the queue per record.
-      const places = page.some((session) => session.phase === 'queued')
-        ? new Map(queue.map((session, i) => [session, i]))
-        : queue;
-      return { count: mine.length, items: page.map((session) => recordOf(session, places)) };
-    },
-
-    end,
-
-    activeCount: (owner) => owners.of(owner),
-
-    async issueTicket(id, scope, ttlS) {
-      const session = visible(sessions.get(id));
-      if (!session || session.phase === 'failed' || session.phase === 'ending' || !tickets) return undefined;
-      const { settings } = session.request.profile;
-      const began = session.startedAt ?? Date.parse(session.record.createdAt);
-      const left = Math.max(1, Math.floor((began + settings.maxLifetimeMs - Date.now()) / 1000));
-      const wanted = ttlS ?? (scope === 'control' ? CONTROL_TTL_S : left);
-      // A watch ticket is issued after the last stop of sharing, even one of the same millisecond.
-      const cutoff = session.watchCutoffMs;
-      return tickets.issue(
-        id,
-        scope,
-        Math.min(wanted, left),
-        scope === 'watch' && cutoff ? cutoff + 1 : undefined,
-      );
-    },
-
-    async stopSharing(id) {
-      const session = visible(sessions.get(id));
-      const live = session?.phase === 'queued' || session?.phase === 'starting' || session?.phase === 'ready';
-      if (!session || !live || !tickets) return undefined;
-      session.stopSharing(Date.now());
-      // One not ready yet is told once it is (onEvent).
-      if (session.phase !== 'ready') return { watchersDropped: 0 };
-      const dropped = await tellSharingStopped(session);
-      if (dropped === null) {
-        throw new DomainError(
-          503,
-          `${label(session.request)} did not answer the stop of sharing; try again in a moment.`,
-          { 'retry-after': '5' },
-        );
-      }
-      return { watchersDropped: dropped };
-    },
-
-    counts: () => sessionCounts(sessions.values(), queue.length),
-
-    capacity: () => capacityReport(options.capacity, sessions.values(), queue, warmPool.byProfile()),
-
-    async stop() {
-      stopped = true;
-      clearInterval(ticker);
-      for (const session of queue.splice(0)) sessions.delete(session.id);
-      await Promise.all([...sessions.values()].filter((s) => s.phase !== 'failed').map((s) => end(s.id)));
-      await Promise.all([...stopping]);
-      for (const session of sessions.values()) clearTimeout(session.forgetTimer);
-      changed('all');
-      await store.flush();
-      await lock.release();
-    },
-  };
 }

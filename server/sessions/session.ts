@@ -1,90 +1,78 @@
 /**
- * One session, and the one place where its phase and its record change. Each transition checks that it
- * applies, writes the record that callers read, and tells the session's listener (the manager, which
- * saves, counts and schedules) what happened. Who calls a transition decides when: the manager on
- * requests, the runner on what it sees of the application, the restore on what it finds after a
- * restart of the service.
+ * One session, an actor: it owns its whole life, from its launch through its readiness, health and idle
+ * time to its end, and nothing outside writes its state. The runner (runners/runner.ts) runs its
+ * application and tells it where that runs and when it ends; the manager, its listener, hears each
+ * transition (to save, count and schedule) and asks it to launch, end or be claimed.
  *
- *   queued ──start──▶ starting ──ready──▶ ready       (starting ──relaunch, start──▶ starting: a port lost)
+ *   queued ──launch──▶ starting ──ready──▶ ready
  *   queued, starting, ready ──fail──▶ failed ──(its retention over)──▶ gone
- *   starting, ready ──end──▶ ending ──(its process stopped)──▶ gone;  queued, failed ──(ended)──▶ gone
- *   read back after a restart: failed, or queued until `requeue` (no application) or `adopt` (one runs)
+ *   starting, ready ──end──▶ ending ──(its application stopped)──▶ gone;  queued, failed ──end──▶ gone
+ *   read back after a restart: failed, or queued until `requeue` (no application) or `resume` (one runs)
  * A warm session (CONTRACT §16), started for nobody, goes through the same phases; `claim` hands it to a person.
  */
 import { randomUUID } from 'node:crypto';
-import type { SessionPorts } from './port-pool.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Health } from './health-probe.ts';
 import type { PersistedSession } from './saved-session.ts';
-import { readyMessage, startingMessage, waitingMessage } from './session-messages.ts';
-import type { SessionRecord, SessionRequest } from './types.ts';
+import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
+import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
+import type { SessionLogger, SessionRecord, SessionRequest } from './types.ts';
+import type { ViewerTickets } from '../auth/viewer-tickets.ts';
+import type { Placement, RunExit, RunHandle, Runner } from '../runners/runner.ts';
 
-/** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
-export type Phase = 'queued' | 'starting' | 'ready' | 'ending' | 'failed' | 'gone';
-
-/** What a session gives back when it fails, ends or starts again: its ports, and its process group. */
-export interface Held {
-  ports?: SessionPorts;
-  pid?: number;
-}
-
-/** What happened to a session; every event but `ending` changed what is saved of it. */
-export type SessionEvent =
-  | { type: 'starting' }
-  /** Its application was spawned: ports and process are on the record. */
-  | { type: 'launched' }
-  | { type: 'ready' }
-  /** A warm session was handed to a person: owner, request and creation time are theirs now. */
-  | { type: 'claimed' }
-  /** Its sharing was stopped: watch tickets issued until `watchCutoffMs` are refused. */
-  | { type: 'sharingStopped' }
-  | { type: 'failed'; reason: string; released: Held }
-  | { type: 'ending' }
-  | { type: 'gone'; released: Held };
+export type { Phase, SessionEvent };
 
 export type SessionListener = (session: Session, event: SessionEvent) => void;
 
-const ignore: SessionListener = () => {};
+/** What every session of a service works with. */
+export interface SessionServices {
+  runner: Runner;
+  /** Signs tickets: the application's secret at launch, the health probe's own watch ticket. */
+  tickets(): ViewerTickets;
+  logger: SessionLogger;
+  /** Where the application is asked for its health when no runner placed it (default address). */
+  publicHost: string;
+  /** Origins whose pages may connect to the application. */
+  viewerOrigins: readonly string[];
+  /** Asks an application for its health (health-probe.ts): `ticket` lets it tell its viewers. */
+  probe(host: string, port: number, ticket?: string): Promise<Health>;
+  /** How often a starting application is asked whether it is ready. */
+  readyPollMs: number;
+  /** A failed session is kept (answering 410) this long, then gone. */
+  failedRetentionMs: number;
+}
 
-export class Session implements PersistedSession {
-  readonly record: SessionRecord;
-  request: SessionRequest;
-  readonly seq: number;
-  /** Ports allocated and process spawned (or failed to); ending waits for it before it stops anything. */
-  launching?: Promise<void>;
-  ending?: Promise<void>;
-  /** The runner's watch of a ready application: since when it has had no viewer, or not answered. */
-  idleSince?: number;
-  unhealthySince?: number;
-  probing = false;
-  /** When a failed session is forgotten (the manager's). */
-  forgetTimer?: NodeJS.Timeout;
-  // Written by the transitions only; read through the getters.
-  private current: Phase;
-  private started: number | undefined;
-  private ticks: string | undefined;
+export class Session extends SessionCore {
+  private host: string | undefined;
   private launches = 0;
-  private retries = 0;
   private takenOver = false;
-  private unclaimed: boolean;
-  private cutoff: number | undefined;
-  private waiters: (() => void)[] | undefined;
+  private launching: Promise<void> | undefined;
+  private ending: Promise<void> | undefined;
+  private probing = false;
+  /** Bumped by each placement: a readiness watch of an earlier one stops. */
+  private placements = 0;
 
   private constructor(
     saved: PersistedSession,
     phase: Phase,
+    private readonly services: SessionServices,
     private readonly listener: SessionListener,
   ) {
-    this.record = saved.record;
-    this.request = saved.request;
-    this.seq = saved.seq;
-    this.started = saved.startedAt;
-    this.ticks = saved.startTicks;
-    this.current = phase;
-    this.unclaimed = saved.warm === true;
-    this.cutoff = saved.watchCutoffMs;
+    super(saved, phase, services.failedRetentionMs);
+  }
+
+  protected tell(event: SessionEvent): void {
+    this.listener(this, event);
   }
 
   /** A new session, queued; a warm one (for nobody yet, see `claim`) when `warm` is set. */
-  static create(request: SessionRequest, seq: number, listener = ignore, warm = false): Session {
+  static create(
+    request: SessionRequest,
+    seq: number,
+    services: SessionServices,
+    listener: SessionListener,
+    warm = false,
+  ): Session {
     const record: SessionRecord = {
       id: randomUUID(),
       owner: request.owner,
@@ -97,223 +85,183 @@ export class Session implements PersistedSession {
       message: '',
       createdAt: new Date().toISOString(),
     };
-    return new Session({ record, request, seq, warm }, 'queued', listener);
+    return new Session({ record, request, seq, warm }, 'queued', services, listener);
   }
 
-  /** A session read back from disk: failed as it was, or queued until the restore decides (see `requeue`, `adopt`). */
-  static revive(saved: PersistedSession, listener = ignore): Session {
-    return new Session(saved, saved.record.state === 'failed' ? 'failed' : 'queued', listener);
+  /** A session read back from disk: failed as it was, or queued until the restore decides (`requeue`, `resume`). */
+  static revive(saved: PersistedSession, services: SessionServices, listener: SessionListener): Session {
+    const failed = saved.record.state === 'failed';
+    const session = new Session(saved, failed ? 'failed' : 'queued', services, listener);
+    if (failed) session.forgetLater();
+    return session;
   }
 
-  get id(): string {
-    return this.record.id;
-  }
-
-  get phase(): Phase {
-    return this.current;
-  }
-
-  /** When the application was started (epoch ms): start-up timeout and lifetime count from here. */
-  get startedAt(): number | undefined {
-    return this.started;
-  }
-
-  get startTicks(): string | undefined {
-    return this.ticks;
-  }
-
-  /** Launches so far; an exit or a readiness watch of an earlier launch is ignored. */
-  get attempt(): number {
-    return this.launches;
-  }
-
-  /** Launches started again because another program took a port first. */
-  get portRetries(): number {
-    return this.retries;
-  }
-
-  /** From its launch until its process is gone. */
-  get holdsGpu(): boolean {
-    return this.current === 'starting' || this.current === 'ready' || this.current === 'ending';
-  }
-
-  /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */
-  get warm(): boolean {
-    return this.unclaimed;
-  }
-
-  /** When its sharing was last stopped (ms since the epoch): watch tickets issued until then are refused. */
-  get watchCutoffMs(): number | undefined {
-    return this.cutoff;
-  }
-
-  /** Whether its application was taken over after a restart: not our child, so watched by polling. */
-  get adopted(): boolean {
-    return this.takenOver;
-  }
-
-  /** Queued (or starting again after `relaunch`) → starting: returns the launch's attempt, else undefined. */
-  start(): number | undefined {
-    if (this.current !== 'queued' && this.current !== 'starting') return undefined;
+  /** Queued → starting: its runner starts its application. Resolves once it runs (or failed to start). */
+  launch(): Promise<void> {
+    if (this.current !== 'queued') return this.launching ?? Promise.resolve();
     const attempt = ++this.launches;
     this.current = 'starting';
     this.started = Date.now();
     this.record.message = startingMessage(this.request);
     this.emit({ type: 'starting' });
-    return attempt;
+    const { runner, tickets, viewerOrigins } = this.services;
+    const settings = this.request.profile.settings;
+    const spec = {
+      sessionId: this.id,
+      request: this.request,
+      secret: tickets().secretOf(this.id),
+      // Requests saved by an older service lack the viewer limit.
+      environment: {
+        STREAMGATE_ALLOWED_ORIGINS: viewerOrigins.join(','),
+        STREAMGATE_MAX_VIEWERS: String(settings.maxViewers ?? 8),
+      },
+    };
+    this.launching = runner
+      .start(spec, {
+        placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
+        exited: (exit) => attempt === this.launches && this.exited(exit),
+      })
+      .catch((error: Error) => void this.fail(error.message));
+    return this.launching;
   }
 
-  /** Its application runs; also while ending, so that ending finds the process it has to stop. */
-  launched(ports: SessionPorts, pid: number, startTicks: string | undefined): void {
-    this.record.ports = ports;
-    this.record.pid = pid;
-    this.ticks = startTicks;
-    this.emit({ type: 'launched' });
-  }
-
-  /** Starting, its application lost a port to another program: what it held goes back; `start` follows. */
-  relaunch(): Held {
-    this.retries++;
-    return this.release();
-  }
-
-  /** Starting → ready. */
-  ready(): boolean {
-    if (this.current !== 'starting') return false;
-    this.current = 'ready';
-    this.record.state = 'ready';
-    this.record.message = readyMessage(this.request);
-    this.record.readyAt = new Date().toISOString();
-    this.idleSince = Date.now();
-    this.emit({ type: 'ready' });
-    return true;
-  }
-
-  /** A warm session, starting or ready, becomes `request`'s (owner, arguments, creation time, lifetime). */
-  claim(request: SessionRequest): boolean {
-    if (!this.unclaimed || (this.current !== 'starting' && this.current !== 'ready')) return false;
-    this.unclaimed = false;
-    this.request = request;
-    this.record.owner = request.owner;
-    this.record.arguments = request.arguments;
-    this.record.createdAt = new Date().toISOString();
-    if (this.current === 'ready') this.started = Date.now();
-    this.idleSince = Date.now();
-    this.emit({ type: 'claimed' });
-    return true;
+  /** Restored with its application still running: adopted; one still starting is asked at once, then watched. */
+  resume(handle: RunHandle): Promise<void> {
+    this.record.pid = handle.pid;
+    this.ticks = handle.startTicks;
+    this.takenOver = true;
+    this.current = this.record.state === 'ready' ? 'ready' : 'starting';
+    this.watch.restart();
+    return this.current === 'starting' ? this.watchReadiness() : Promise.resolve();
   }
 
   /**
-   * Queued, starting or ready → failed, with the reason people read. Its ports and process go back to
-   * the listener; `released` overrides them for a restore that knows better what is really this session's.
+   * Queued, starting or ready → failed, with the reason people read. Its runner stops what is left of its
+   * application: `handle` overrides what to stop for a restore that knows better (a pid that is another
+   * process's now is never signalled).
    */
-  fail(reason: string, released?: Held): boolean {
+  fail(reason: string, handle: RunHandle = this.handle()): boolean {
     if (this.current === 'failed' || this.current === 'ending' || this.current === 'gone') return false;
-    const held = this.release();
+    delete this.record.ports;
+    delete this.record.pid;
     this.current = 'failed';
     this.record.state = 'failed';
     this.record.message = reason;
     this.record.failedAt = new Date().toISOString();
-    this.emit({ type: 'failed', reason, released: released ?? held });
+    void this.services.runner.stop(this.id, handle);
+    this.forgetLater();
+    this.emit({ type: 'failed', reason });
     return true;
   }
 
-  /** Starting or ready → ending: it keeps its GPU and ports until `gone`. */
-  end(): boolean {
-    if (this.current !== 'starting' && this.current !== 'ready') return false;
+  /** Ends it: starting or ready, its application is stopped first (it keeps its GPU until then); else it goes. */
+  end(): Promise<void> {
+    if (this.ending) return this.ending;
+    if (this.current === 'queued' || this.current === 'failed') {
+      this.gone();
+      return Promise.resolve();
+    }
+    if (this.current !== 'starting' && this.current !== 'ready') return Promise.resolve();
     this.current = 'ending';
     this.emit({ type: 'ending' });
-    return true;
+    this.ending = (async () => {
+      await this.launching;
+      await this.services.runner.stop(this.id, this.handle());
+      this.services.logger.info({ sessionId: this.id }, `Ended ${label(this.request)}`);
+      this.gone();
+    })();
+    return this.ending;
   }
 
-  /** → gone: ended, removed from the queue, or forgotten after its retention. Gives back its ports. */
-  gone(): void {
-    if (this.current === 'gone') return;
-    this.current = 'gone';
-    this.emit({ type: 'gone', released: { ports: this.record.ports } });
+  /** One look at a ready session: its lifetime, whether its application runs and answers, and its viewers. Never rejects. */
+  check(): Promise<void> {
+    return this.look().catch((error: Error) =>
+      this.services.logger.error({ sessionId: this.id, err: error.message }, 'Session check failed'),
+    );
   }
 
-  /** Restored without an application: waits its turn again. */
-  requeue(): void {
-    this.release();
-    this.current = 'queued';
-    this.record.state = 'pending';
+  private async look(): Promise<void> {
+    if (this.current !== 'ready' || this.probing) return;
+    const { settings } = this.request.profile;
+    const { logger, runner } = this.services;
+    if (Date.now() - (this.started ?? Date.now()) >= settings.maxLifetimeMs) {
+      logger.info({ sessionId: this.id }, `${label(this.request)} reached its maximum lifetime; ending it`);
+      return this.end();
+    }
+    if (this.takenOver && !runner.isRunning(this.handle()))
+      return void this.fail(`${label(this.request)} exited`);
+    const ports = this.record.ports;
+    if (!ports) return;
+    this.probing = true;
+    // Only a ticket holder hears the viewer count that idle time is measured by.
+    const health = await this.services
+      .tickets()
+      .issue(this.id, 'watch', 30)
+      .then(({ ticket }) => this.services.probe(this.probeHost(), ports.signaling, ticket))
+      .finally(() => (this.probing = false));
+    if (this.current !== 'ready') return;
+    const limits = { idleTimeoutMs: settings.idleTimeoutMs, unresponsiveMs: settings.startupTimeoutMs };
+    const verdict = this.watch.judge(health, limits, this.unclaimed);
+    if (verdict === 'unresponsive') this.fail(`${label(this.request)} stopped answering`);
+    if (verdict === 'idle') {
+      logger.info({ sessionId: this.id }, `${label(this.request)} had no viewer for a while; ending it`);
+      await this.end();
+    }
   }
 
-  /** Restored with its application still running (`pid`, which may have been found by its session id). */
-  adopt(pid: number, startTicks: string | undefined): void {
-    this.record.pid = pid;
-    this.ticks = startTicks;
-    this.takenOver = true;
-    this.current = this.record.state === 'ready' ? 'ready' : 'starting';
-    this.idleSince = Date.now();
+  /** Its application runs at `placement` (also while ending, so that the end finds what it has to stop). */
+  private placed(placement: Placement, announced: Promise<void>): void {
+    this.record.ports = placement.ports;
+    this.record.pid = placement.handle.pid;
+    this.ticks = placement.handle.startTicks;
+    this.host = placement.host;
+    this.emit({ type: 'launched' });
+    if (this.current === 'starting') void this.watchReadiness(announced);
+  }
+
+  /** Its application ended: a person who quit it ends the session; any other end fails it, in words. */
+  private exited({ code, signal, lastWords }: RunExit): void {
+    if (this.current === 'ready' && code === 0) {
+      this.services.logger.info({ sessionId: this.id }, `${label(this.request)} exited; its session ends`);
+      void this.end();
+    } else if (this.current === 'ready' || this.current === 'starting') {
+      this.fail(exitMessage(this.request, code, signal, this.current === 'starting', lastWords));
+    }
   }
 
   /**
-   * Stops its sharing at `at` (ms since the epoch; a clock set back keeps the later cutoff): watch tickets
-   * issued until then are refused. Returns the cutoff.
+   * The one path to ready: asks the application at once and then every `readyPollMs` (sooner once it
+   * `announced` that it listens: the probe still decides, CONTRACT §11) until it answers, its start-up time
+   * is over, or another placement or phase makes the question moot. Resolves after the first answer.
    */
-  stopSharing(at: number): number {
-    this.cutoff = Math.max(this.cutoff ?? at, at);
-    this.emit({ type: 'sharingStopped' });
-    return this.cutoff;
-  }
-
-  /** Resolves once ready, failed or gone, or after `timeoutMs`, whichever comes first. */
-  settled(timeoutMs: number): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
+  private watchReadiness(announced?: Promise<void>): Promise<void> {
+    const placement = ++this.placements;
+    let wake: Promise<void> | undefined = announced?.then(() => void (wake = undefined));
+    const deadline = (this.started ?? Date.now()) + this.request.profile.settings.startupTimeoutMs;
+    const asking = () => this.current === 'starting' && this.placements === placement && this.record.ports;
+    const ask = async (): Promise<boolean> => {
+      const ports = this.record.ports;
+      if (!ports || !asking()) return false;
+      if (this.takenOver && !this.services.runner.isRunning(this.handle()))
+        return !this.fail(`${label(this.request)} exited before it was ready`);
+      const health = await this.services.probe(this.probeHost(), ports.signaling);
+      if (!asking()) return false;
+      if (health.ok) return !this.becomeReady();
+      if (Date.now() >= deadline) return !this.fail(timeoutMessage(this.request));
+      return true;
+    };
+    const first = ask();
+    void first.then(async (more) => {
+      while (more) {
+        const pause = sleep(this.services.readyPollMs);
+        await (wake ? Promise.race([pause, wake]) : pause);
+        more = await ask();
       }
-      (this.waiters ??= []).push(done);
     });
+    return first.then(() => undefined);
   }
 
-  /**
-   * The record callers get: a copy (`arguments` shared: nothing changes it). A queued session's message
-   * is made here from its place in the queue (searched from the back, where new sessions are), or from
-   * the places of all queued sessions that a list passes at once.
-   */
-  toRecord(queue: readonly Session[] | ReadonlyMap<Session, number>): SessionRecord {
-    const result = { ...this.record };
-    if (this.record.ports) result.ports = { ...this.record.ports };
-    if (this.phase === 'queued') {
-      const ahead =
-        queue instanceof Map ? (queue.get(this) ?? -1) : (queue as readonly Session[]).lastIndexOf(this);
-      result.message = waitingMessage(Math.max(0, ahead));
-    }
-    return result;
-  }
-
-  /** The part that is written to disk. */
-  persisted(): PersistedSession {
-    const { record, request, seq, startedAt, startTicks } = this;
-    // No spread of a conditional object: V8 builds that on a slow path, and this runs for every save.
-    const saved: PersistedSession = { record, request, seq, startedAt, startTicks };
-    if (this.unclaimed) saved.warm = true;
-    if (this.cutoff !== undefined) saved.watchCutoffMs = this.cutoff;
-    return saved;
-  }
-
-  private release(): Held {
-    const held = { ports: this.record.ports, pid: this.record.pid };
-    delete this.record.ports;
-    delete this.record.pid;
-    return held;
-  }
-
-  private isSettled(): boolean {
-    return this.phase === 'ready' || this.phase === 'failed' || this.phase === 'gone';
-  }
-
-  private emit(event: SessionEvent): void {
-    this.listener(this, event);
-    if (this.waiters && this.isSettled()) {
-      for (const wake of this.waiters) wake();
-      this.waiters = undefined;
-    }
+  private probeHost(): string {
+    return this.host ?? this.services.publicHost;
   }
 }

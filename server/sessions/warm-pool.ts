@@ -122,7 +122,7 @@ export class WarmPool {
    * waits, longer after each failure in a row.
    */
   failed(session: Session): void {
-    queueMicrotask(() => session.gone());
+    queueMicrotask(() => void session.end());
     const key = keyOf(session.request);
     const failures = (this.backoff.get(key)?.failures ?? 0) + 1;
     const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1));

@@ -1,0 +1,94 @@
+/**
+ * Where a session's application runs. A runner starts it, tells its session where viewers reach it and
+ * when it ends, stops it, finds it again after a restart of the service, and says how many may run at once.
+ * The session (sessions/session.ts) decides everything else: readiness, health, idle time, lifetime.
+ *
+ * One runner serves a service: `local` (local.ts: child processes of this machine, each in its sandbox)
+ * today; a Slurm runner (a batch job per session) and a Kubernetes runner (a pod per session) are designed
+ * on the same interface (docs/runners.md).
+ */
+import type { SessionPorts } from '../sessions/port-pool.ts';
+import type { SessionRequest } from '../sessions/types.ts';
+
+/** What a runner is given to start one session's application. */
+export interface RunSpec {
+  sessionId: string;
+  request: SessionRequest;
+  /** The session's viewer secret, which signs its tickets: handed to the application on a pipe, never in its environment. */
+  secret: Uint8Array;
+  /** Added to the application's environment: allowed origins, viewer limit, codec. */
+  environment: Record<string, string>;
+}
+
+/**
+ * How the runner finds an application again: saved with its session. A local application is its process
+ * group (`pid`) and its start time (`startTicks`, so that a reused pid is never taken for it); a job or a pod
+ * is its name, which is the session's id.
+ */
+export interface RunHandle {
+  pid?: number;
+  startTicks?: string;
+}
+
+/** Where an application runs and is reached: the session's routes name `host` and `ports`. */
+export interface Placement {
+  host: string;
+  ports: SessionPorts;
+  handle: RunHandle;
+}
+
+/** How an application ended: its exit (code or signal), and the last line it wrote, for people to read. */
+export interface RunExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  lastWords: string;
+}
+
+/** What a runner tells the session it runs an application for. */
+export interface RunObserver {
+  /**
+   * The application runs at `placement`. Again with a new placement when the runner started it once more
+   * (a local application that lost a port to another program). `announced` resolves when it says it
+   * listens: a hint to ask it sooner, the session's probe still decides (CONTRACT §11).
+   */
+  placed(placement: Placement, announced: Promise<void>): void;
+  /** The application ended; nothing of it runs any more. */
+  exited(exit: RunExit): void;
+}
+
+/** What a runner found of a saved session's application after a restart of the service. */
+export type Recovery =
+  /** Still running where it was: adopt it. */
+  | { kind: 'running'; handle: RunHandle }
+  /** Never started (it was waiting): `stray` is a start that the service died before saving, stopped by the runner. */
+  | { kind: 'absent' }
+  /** It ran, and is gone (or cannot be kept): `reason` follows the application's name in its session's message. */
+  | { kind: 'lost'; reason: string };
+
+/** What a session saved of its application: how to find it, where it was reached, whether it had been started. */
+export interface SavedRun {
+  handle: RunHandle;
+  ports?: SessionPorts;
+  /** It was ready: an application of it was known to run (a pending one may have been spawned unsaved). */
+  started: boolean;
+}
+
+/** One way of running sessions' applications. */
+export interface Runner {
+  /** Prepares what the runner needs (directories, leftovers of sessions that ended while no service ran). */
+  open(isKnown: (sessionId: string) => boolean): Promise<void>;
+  /** Why this runner cannot start `request` at all, in one sentence (a 503); undefined when it can. */
+  refuses(request: SessionRequest): string | undefined;
+  /** Starts the application: `observer` hears where it runs and when it ends. Rejects with words people read. */
+  start(spec: RunSpec, observer: RunObserver): Promise<void>;
+  /** Stops the application of a session, whatever it left behind included; resolves once nothing of it runs. */
+  stop(sessionId: string, handle: RunHandle | undefined): Promise<void>;
+  /** Whether an adopted application (no child of this service) still runs. */
+  isRunning(handle: RunHandle): boolean;
+  /** Finds a saved session's application after a restart of the service. */
+  recover(sessionId: string, saved: SavedRun): Recovery;
+  /** Sessions that may hold a GPU at once. */
+  slots(): number;
+  /** Waits for the stops under way (the service is stopping). */
+  close(): Promise<void>;
+}
