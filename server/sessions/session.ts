@@ -11,7 +11,6 @@
  * A warm session (CONTRACT §16), started for nobody, goes through the same phases; `claim` hands it to a person.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Health } from './health-probe.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
@@ -253,7 +252,7 @@ export class Session extends SessionCore {
     const first = ask();
     void first.then(async (more) => {
       while (more) {
-        const pause = sleep(this.services.readyPollMs);
+        const pause = new Promise<void>((resolve) => setTimeout(resolve, this.services.readyPollMs));
         await (wake ? Promise.race([pause, wake]) : pause);
         more = await ask();
       }

@@ -1,0 +1,275 @@
+/**
+ * A session's whole life against a runner and an application made of promises: no process, no port, no
+ * network; fake timers for every wait.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Session, type SessionEvent, type SessionServices } from './session.ts';
+import type { Health } from './health-probe.ts';
+import type { Placement, RunObserver, Runner, RunSpec } from '../runners/runner.ts';
+import { standInRequest } from '../../test-support/session-support.ts';
+import type { ProfileSettings } from '../catalog/model.ts';
+
+/** A runner that records what it is asked and lets the test play the application. */
+class FakeRunner implements Runner {
+  observer: RunObserver | undefined;
+  spec: RunSpec | undefined;
+  stops: (number | undefined)[] = [];
+  running = true;
+  failStart: string | undefined;
+  open = vi.fn(async () => {});
+  refuses = () => undefined;
+  async start(spec: RunSpec, observer: RunObserver): Promise<void> {
+    if (this.failStart) throw new Error(this.failStart);
+    this.spec = spec;
+    this.observer = observer;
+  }
+  async stop(_id: string, handle: { pid?: number } | undefined): Promise<void> {
+    this.stops.push(handle?.pid);
+  }
+  isRunning = () => this.running;
+  recover = () => ({ kind: 'absent' as const });
+  slots = () => 1;
+  close = async () => {};
+  place(signaling: number, pid = 100, announced: Promise<void> = new Promise(() => {})): void {
+    const placement: Placement = {
+      host: '10.0.0.7',
+      ports: { signaling, media: signaling + 1 },
+      handle: { pid },
+    };
+    this.observer?.placed(placement, announced);
+  }
+}
+
+let runner: FakeRunner;
+let answers: Map<number, Health>;
+let asked: { host: string; port: number; ticket?: string }[];
+let events: SessionEvent['type'][];
+
+function services(): SessionServices {
+  return {
+    runner,
+    tickets: () =>
+      ({
+        secretOf: () => new Uint8Array(32),
+        issue: async () => ({ ticket: 'watch-ticket', expiresAt: '' }),
+      }) as unknown as ReturnType<SessionServices['tickets']>,
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    publicHost: '127.0.0.1',
+    viewerOrigins: ['https://portal.example'],
+    probe: async (host, port, ticket) => {
+      asked.push({ host, port, ticket });
+      return answers.get(port) ?? { ok: false };
+    },
+    readyPollMs: 20,
+    failedRetentionMs: 60_000,
+  };
+}
+
+function session(settings: Partial<ProfileSettings> = {}): Session {
+  return Session.create(standInRequest([], settings), 1, services(), (_s, event) => events.push(event.type));
+}
+
+/** Lets promise callbacks run, and fake time pass. */
+async function pass(ms = 0): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  runner = new FakeRunner();
+  answers = new Map();
+  asked = [];
+  events = [];
+});
+afterEach(() => vi.useRealTimers());
+
+describe('a session', () => {
+  it('launches through its runner, asks where it was placed, and is ready on the first good answer', async () => {
+    const s = session();
+    await s.launch();
+    expect(s.phase).toBe('starting');
+    expect(runner.spec?.environment).toMatchObject({ STREAMGATE_ALLOWED_ORIGINS: 'https://portal.example' });
+    runner.place(5000);
+    await pass(100);
+    expect(s.phase).toBe('starting');
+    expect(asked.at(-1)).toEqual({ host: '10.0.0.7', port: 5000, ticket: undefined });
+    answers.set(5000, { ok: true });
+    await pass(20);
+    expect(s.phase).toBe('ready');
+    expect(s.toRecord([])).toMatchObject({
+      state: 'ready',
+      ports: { signaling: 5000, media: 5001 },
+      pid: 100,
+    });
+    expect(events).toEqual(['starting', 'launched', 'ready']);
+  });
+
+  it('asks again at once when the application announces that it listens', async () => {
+    const s = session();
+    await s.launch();
+    let announce!: () => void;
+    runner.place(5000, 100, new Promise<void>((resolve) => (announce = resolve)));
+    await pass(0);
+    const before = asked.length;
+    answers.set(5000, { ok: true });
+    announce();
+    await pass(0);
+    expect(asked.length).toBe(before + 1);
+    expect(s.phase).toBe('ready');
+  });
+
+  it('fails in the runner’s words when its application cannot be started, and has nothing left to stop', async () => {
+    runner.failStart = 'No free network port for USD Viewer 1.2.0; try again when a session ends';
+    const s = session();
+    await s.launch();
+    expect(s.phase).toBe('failed');
+    expect(s.record.message).toBe(runner.failStart);
+    expect(runner.stops).toEqual([undefined]);
+  });
+
+  it('fails with the last words of an application that exits before it is ready, and stops what it left', async () => {
+    const s = session();
+    await s.launch();
+    runner.place(5000, 321);
+    runner.observer?.exited({ code: 3, signal: null, lastWords: 'no GPU' });
+    expect(s.phase).toBe('failed');
+    expect(s.record.message).toBe('USD Viewer 1.2.0 exited with code 3 before it was ready; it said: no GPU');
+    expect(runner.stops).toEqual([321]);
+  });
+
+  it('fails when its start-up time is over, and stops asking', async () => {
+    const s = session({ startupTimeoutMs: 1_000 });
+    await s.launch();
+    runner.place(5000);
+    await pass(1_100);
+    expect(s.phase).toBe('failed');
+    expect(s.record.message).toBe('USD Viewer 1.2.0 was not ready within 1 s');
+    const count = asked.length;
+    await pass(1_000);
+    expect(asked.length).toBe(count);
+  });
+
+  it('follows a new placement: the old ports are not asked any more', async () => {
+    const s = session();
+    await s.launch();
+    runner.place(5000);
+    await pass(40);
+    runner.place(6000, 101);
+    asked = [];
+    await pass(100);
+    expect(new Set(asked.map((a) => a.port))).toEqual(new Set([6000]));
+    answers.set(6000, { ok: true });
+    await pass(20);
+    expect(s.toRecord([])).toMatchObject({ state: 'ready', pid: 101 });
+  });
+
+  it('ends when the person quits its program (exit 0), and stops its application before it is gone', async () => {
+    answers.set(5000, { ok: true });
+    const s = session();
+    await s.launch();
+    runner.place(5000, 77);
+    await pass(0);
+    expect(s.phase).toBe('ready');
+    runner.observer?.exited({ code: 0, signal: null, lastWords: '' });
+    await pass(0);
+    expect(s.phase).toBe('gone');
+    expect(runner.stops).toEqual([77]);
+    expect(events.slice(-2)).toEqual(['ending', 'gone']);
+  });
+
+  it('ended while its runner is still starting it, stops what the runner placed', async () => {
+    let place!: () => void;
+    runner.start = async (spec, observer) => {
+      runner.observer = observer;
+      await new Promise<void>((resolve) => (place = resolve));
+      runner.place(5000, 55);
+    };
+    const s = session();
+    const launching = s.launch();
+    const ending = s.end();
+    expect(s.phase).toBe('ending');
+    place();
+    await launching;
+    await ending;
+    expect(s.phase).toBe('gone');
+    expect(runner.stops).toEqual([55]);
+  });
+
+  it('ends after its idle time without a viewer, asked with a watch ticket; a viewer resets the count', async () => {
+    answers.set(5000, { ok: true, viewers: 0 });
+    const s = session({ idleTimeoutMs: 10_000 });
+    await s.launch();
+    runner.place(5000);
+    await pass(0);
+    await s.check();
+    expect(asked.at(-1)?.ticket).toBe('watch-ticket');
+    await pass(6_000);
+    answers.set(5000, { ok: true, viewers: 1 });
+    await s.check();
+    answers.set(5000, { ok: true, viewers: 0 });
+    await s.check();
+    await pass(6_000);
+    await s.check();
+    expect(s.phase).toBe('ready');
+    await pass(4_000);
+    await s.check();
+    expect(s.phase).toBe('gone');
+  });
+
+  it('fails when a ready application stops answering for its start-up time', async () => {
+    answers.set(5000, { ok: true });
+    const s = session({ startupTimeoutMs: 5_000 });
+    await s.launch();
+    runner.place(5000);
+    await pass(0);
+    answers.set(5000, { ok: false });
+    await s.check();
+    await pass(4_000);
+    await s.check();
+    expect(s.phase).toBe('ready');
+    await pass(1_000);
+    await s.check();
+    expect(s.phase).toBe('failed');
+    expect(s.record.message).toBe('USD Viewer 1.2.0 stopped answering');
+  });
+
+  it('ends at its maximum lifetime', async () => {
+    answers.set(5000, { ok: true });
+    const s = session({ maxLifetimeMs: 60_000 });
+    await s.launch();
+    runner.place(5000);
+    await pass(60_000);
+    await s.check();
+    expect(s.phase).toBe('gone');
+  });
+
+  it('is forgotten once its retention after a failure is over', async () => {
+    const s = session();
+    await s.launch();
+    s.fail('broken');
+    await pass(59_000);
+    expect(s.phase).toBe('failed');
+    await pass(1_000);
+    expect(s.phase).toBe('gone');
+  });
+
+  it('adopted while starting, is asked at once and ready when its application answers', async () => {
+    answers.set(5000, { ok: true });
+    const s = session();
+    s.record.ports = { signaling: 5000, media: 5001 };
+    await s.resume({ pid: 9 });
+    expect(s.phase).toBe('ready');
+    expect(asked).toHaveLength(1);
+  });
+
+  it('adopted, fails when its application no longer runs', async () => {
+    const s = session();
+    s.record.state = 'ready';
+    s.record.ports = { signaling: 5000, media: 5001 };
+    await s.resume({ pid: 9 });
+    runner.running = false;
+    await s.check();
+    expect(s.phase).toBe('failed');
+    expect(s.record.message).toBe('USD Viewer 1.2.0 exited');
+  });
+});
