@@ -12,17 +12,16 @@ import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
 import { DomainError } from './errors.ts';
 import { Answers } from './http/answers.ts';
-import { installAuth } from './http/auth-hook.ts';
-import { installCatalogIcons } from './http/catalog-icons.ts';
+import { auth } from './http/auth-hook.ts';
+import { catalogIcons } from './http/catalog-icons.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { BODY_LIMIT, errorHandler } from './http/error-handler.ts';
 import { recordApiRoutes } from './http/known-routes.ts';
-import { installMetrics } from './http/metrics.ts';
-import { installPortal } from './http/portal.ts';
+import { metrics } from './http/metrics.ts';
+import { portal } from './http/portal.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { redactQuery } from './http/request-log.ts';
-import { installSecurityHeaders } from './http/security-headers.ts';
-import { compileValidator } from './http/validation.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { stillDirOf } from './sessions/still-files.ts';
@@ -121,36 +120,30 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
   }
-  installSecurityHeaders(app, {
+  await app.register(securityHeaders, {
     publicHost: config.publicHost,
     extraConnect: config.cspConnect ?? [],
     imageSources: iconOrigins(deps.catalog),
   });
-  installAuth(app, deps.tokens);
-  const limiter = config.rateLimit ? new RateLimiter(config.rateLimit) : null;
-  installMetrics(app, answers, deps.manager, deps.processMetrics ?? false);
+  await app.register(auth, { tokens: deps.tokens });
+  const { catalog, manager } = deps;
+  await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false });
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  await app.register(
-    async (api) => {
-      // Routes declare their schemas from the contract; Ajv checks them against it (validation.ts).
-      api.setValidatorCompiler(compileValidator);
-      cfgRoutes(api, deps.catalog);
-      streamRoutes(
-        api,
-        deps.catalog,
-        deps.manager,
-        config.publicHost,
-        limiter,
-        config.userLimit ?? null,
-        stillDirOf(config.dataDir),
-      );
-      adminRoutes(api, deps.manager);
-    },
-    { prefix: '/api' },
-  );
-  installCatalogIcons(app, deps.catalog, config.catalogPath);
-  await installPortal(app, config.staticDir, allowedMethods);
+  // Each route takes its schemas from the contract and Ajv checks requests against them (http/contract.ts).
+  await app.register(cfgRoutes, { prefix: '/api', catalog });
+  await app.register(streamRoutes, {
+    prefix: '/api',
+    catalog,
+    manager,
+    publicHost: config.publicHost,
+    limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    userLimit: config.userLimit ?? null,
+    stillDir: stillDirOf(config.dataDir),
+  });
+  await app.register(adminRoutes, { prefix: '/api', manager });
+  await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
+  await app.register(portal, { staticDir: config.staticDir, allowedMethods });
   await app.ready();
   return app;
 }

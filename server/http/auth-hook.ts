@@ -3,7 +3,8 @@
  * FastAPI's bearer dependency does: a missing or unknown token is a 403 before the request is even
  * validated.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
 import { DomainError, NOT_AUTHENTICATED } from '../errors.ts';
 
@@ -19,8 +20,13 @@ const PUBLIC = [/^\/api\/openapi\.json$/, /^\/api\/docs(\/|$)/, /^\/api\/\*$/];
 /** Outside /api, only the metrics need a caller (an admin): they tell how busy the service is. */
 const METRICS = '/metrics';
 
-/** Installs the hook; `tokens` null means no authentication (every caller is `anonymous` with every role). */
-export function installAuth(app: FastifyInstance, tokens: TokenStore | null): void {
+export interface AuthOptions {
+  /** null: no authentication (every caller is `anonymous` with every role). */
+  tokens: TokenStore | null;
+}
+
+/** The hook, for the whole app (fastify-plugin): every route registered after it has its caller resolved. */
+const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { tokens }) => {
   app.decorateRequest('principal', null as unknown as Principal);
   // Callback style rather than async: this runs on every request, and a promise per hook costs.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -38,4 +44,6 @@ export function installAuth(app: FastifyInstance, tokens: TokenStore | null): vo
     request.principal = principal;
     done();
   });
-}
+};
+
+export const auth = fp(authPlugin, { name: 'streamgate-auth', fastify: '5.x' });

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iconAddress, iconOrigins, iconProblem } from '../catalog/icons.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
-import { installCatalogIcons } from './catalog-icons.ts';
+import { catalogIcons } from './catalog-icons.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   await writeFile(path.join(folder, 'secret.txt'), 'not an icon');
   const file = path.join(folder, 'catalog.yaml');
   app = Fastify();
-  installCatalogIcons(app, parseCatalog(catalogText, file), file);
+  await app.register(catalogIcons, { catalog: parseCatalog(catalogText, file), catalogFile: file });
   await app.ready();
 });
 

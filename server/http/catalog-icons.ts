@@ -3,12 +3,21 @@
  * application's `icon` names is a 404, so no request reaches another file of the catalog's folder.
  */
 import { readFile } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { ICON_ROUTE, iconFiles } from '../catalog/icons.ts';
 import type { Catalog } from '../catalog/model.ts';
 
-/** Registers GET /catalog-icons/*. Public, as the portal's own files are: an <img> sends no token. */
-export function installCatalogIcons(app: FastifyInstance, catalog: Catalog, catalogFile: string): void {
+export interface CatalogIconsOptions {
+  catalog: Catalog;
+  /** The catalog file, beside which its icons sit. */
+  catalogFile: string;
+}
+
+/** GET /catalog-icons/*. Public, as the portal's own files are: an <img> sends no token. */
+export const catalogIcons: FastifyPluginAsync<CatalogIconsOptions> = async (
+  app,
+  { catalog, catalogFile },
+) => {
   const files = iconFiles(catalog, catalogFile);
   app.get(`${ICON_ROUTE}*`, async (request, reply) => {
     const icon = files.get((request.params as { '*': string })['*']);
@@ -23,4 +32,4 @@ export function installCatalogIcons(app: FastifyInstance, catalog: Catalog, cata
     // A few minutes: icons rarely change, and a changed catalog should show soon after a restart.
     return reply.type(icon.type).header('cache-control', 'public, max-age=300').send(body);
   });
-}
+};

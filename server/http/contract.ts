@@ -1,13 +1,23 @@
 /**
- * The routes' side of the contract: each route declares the schemas of its operation in
- * api/openapi.yaml (path parameters, query and body, checked by validation.ts before the handler
- * runs), and takes its request and reply types from api/schema.ts, generated from the same file.
+ * The routes' side of the contract: a route is named once, by its `operationId` in api/openapi.yaml, and
+ * gets from that operation its method, its path, the schemas of its request (path parameters, query and
+ * body, checked by validation.ts before the handler runs), the schemas of its JSON answers (written by
+ * Fastify's serializer, which leaves out any field the contract does not name) and its types, from
+ * api/schema.ts, generated from the same file.
  */
-import type { FastifySchema } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteShorthandOptionsWithHandler,
+} from 'fastify';
 import type { operations } from '../../api/schema.ts';
-import { openApiDocument, optionalBody } from './validation.ts';
+import { compileValidator, openApiDocument, optionalBody } from './validation.ts';
 
 type Json = Record<string, unknown>;
+type Method = 'get' | 'post' | 'delete';
 
 interface Parameter {
   name: string;
@@ -40,6 +50,17 @@ function resolve<T>(value: T | { $ref: string }): T {
   return found as T;
 }
 
+/**
+ * A schema with every `$ref` replaced by what it names, for the serializer, which knows nothing of the
+ * document (the contract's schemas hold no cycle).
+ */
+function dereference<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(dereference) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (typeof (value as { $ref?: unknown }).$ref === 'string') return dereference(resolve(value));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, dereference(inner)])) as T;
+}
+
 /** Parameters of one place as one object schema, in the order the contract lists them. */
 function objectOf(parameters: Parameter[]): Json {
   return {
@@ -49,15 +70,21 @@ function objectOf(parameters: Parameter[]): Json {
   };
 }
 
-/**
- * The schemas of the operation at `method` and `path` (as the contract writes it, `/stream/{session_id}`)
- * for a Fastify route's `schema`. Throws at start-up for an operation the contract does not have.
- */
-function operationSchema(method: 'get' | 'post' | 'delete', path: string): FastifySchema {
-  const operation = ((openApiDocument.paths as Json)[path] as Json | undefined)?.[method] as Json | undefined;
-  if (!operation) throw new Error(`api/openapi.yaml has no ${method.toUpperCase()} ${path}`);
+/** The JSON answers of an operation by status; answers of another kind (a picture, none) have no schema. */
+function responseSchemas(responses: Json): Record<string, Json> {
+  const schemas: Record<string, Json> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    const content = resolve(response as Json).content as Record<string, { schema: Json }> | undefined;
+    const json = content?.['application/json']?.schema;
+    if (json) schemas[status] = dereference(json);
+  }
+  return schemas;
+}
+
+/** The schemas of one operation for a Fastify route's `schema`. */
+function operationSchema(operation: Json): FastifySchema {
   const parameters = ((operation.parameters ?? []) as Parameter[]).map(resolve);
-  const schema: FastifySchema = {};
+  const schema: FastifySchema = { response: responseSchemas(operation.responses as Json) };
   const params = parameters.filter((p) => p.in === 'path');
   const query = parameters.filter((p) => p.in === 'query');
   if (params.length > 0) schema.params = objectOf(params);
@@ -69,22 +96,43 @@ function operationSchema(method: 'get' | 'post' | 'delete', path: string): Fasti
   return schema;
 }
 
-/** A route's method, Fastify path (`:id` for the contract's `{id}`) and schemas, from the contract. */
-export function contractRoute(method: 'get' | 'post' | 'delete', path: string) {
-  return {
-    method: method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
-    url: path.replace(/\{(\w+)\}/g, ':$1'),
-    schema: operationSchema(method, path),
-  };
+interface Operation {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify's form: `:id` for the contract's `{id}`. */
+  url: string;
+  schema: FastifySchema;
 }
 
-type Operation = operations[keyof operations];
+/** Every operation of the contract by its `operationId`, read once. */
+const byId = new Map<string, Operation>();
+for (const [path, item] of Object.entries(openApiDocument.paths as Record<string, Json>)) {
+  for (const method of ['get', 'post', 'delete'] as const satisfies Method[]) {
+    const operation = item[method] as Json | undefined;
+    if (!operation) continue;
+    byId.set(String(operation.operationId), {
+      method: method.toUpperCase() as Operation['method'],
+      url: path.replace(/\{(\w+)\}/g, ':$1'),
+      schema: operationSchema(operation),
+    });
+  }
+}
 
-/** The JSON answers of an operation, by status, as Fastify's `Reply` takes them. */
-type Replies<O extends Operation> = {
+/** The method, Fastify path and schemas of an operation; throws at start-up for one the contract lacks. */
+export function operationRoute(operationId: string): Operation {
+  const found = byId.get(operationId);
+  if (!found) throw new Error(`api/openapi.yaml has no operation "${operationId}"`);
+  return found;
+}
+
+type Operations = operations[keyof operations];
+
+/** An operation's answers by status, as Fastify's `Reply` takes them: JSON bodies typed, others as bytes. */
+type Replies<O extends Operations> = {
   [S in keyof O['responses']]: O['responses'][S] extends { content: { 'application/json': infer T } }
     ? T
-    : undefined;
+    : O['responses'][S] extends { content: object }
+      ? Buffer
+      : undefined;
 };
 
 /**
@@ -100,4 +148,28 @@ export interface RouteOf<K extends keyof operations> {
       ? B
       : undefined;
   Reply: Replies<operations[K]>;
+}
+
+/** What a contract route adds to its operation: its hooks and handler, typed by the operation. */
+export type ContractRouteOptions<K extends keyof operations> = RouteShorthandOptionsWithHandler<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteOf<K>
+>;
+
+/**
+ * Registers the route of the operation `operationId` on `app`: method, path and schemas come from the
+ * contract, the request is checked against it (validation.ts) and JSON answers are written by its schemas.
+ */
+export function contractRoute<K extends keyof operations>(
+  app: FastifyInstance,
+  operationId: K,
+  options: ContractRouteOptions<K>,
+): void {
+  app.route<RouteOf<K>>({
+    ...operationRoute(operationId),
+    validatorCompiler: compileValidator,
+    ...options,
+  });
 }

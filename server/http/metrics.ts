@@ -2,20 +2,24 @@
  * Prometheus metrics at GET /metrics, for admins only: sessions by state, queue length and request durations.
  * A registry per app, so that several apps in one process (tests, benchmarks) do not share counters.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isAdmin } from '../auth/tokens.ts';
 import type { Answers } from './answers.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { forbidden } from '../errors.ts';
 
+export interface MetricsOptions {
+  /** The app's answers, whose durations are counted. */
+  answers: Answers;
+  manager: SessionManager;
+  /** Node process metrics (event loop, memory): off where apps share one process. */
+  processMetrics?: boolean;
+}
+
 /** Counts the durations of `answers` and adds the /metrics route. */
-export function installMetrics(
-  app: FastifyInstance,
-  answers: Answers,
-  manager: SessionManager,
-  processMetrics: boolean,
-): void {
+export const metrics: FastifyPluginAsync<MetricsOptions> = async (app, options) => {
+  const { answers, manager, processMetrics = false } = options;
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -65,4 +69,4 @@ export function installMetrics(
     reply.type(registry.contentType);
     return registry.metrics();
   });
-}
+};

@@ -7,22 +7,26 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { openApiDocument } from './validation.ts';
 
 const API_NOT_FOUND = 'No such endpoint; see /api/docs.';
 const NOT_BUILT =
   'The portal is not built yet: run `npm run build`, then reload this page. The API is at /api.';
 
+export interface PortalOptions {
+  /** The built portal (vite build's output). */
+  staticDir: string;
+  /** The methods a known API address takes, for the 405 of another method; none by default. */
+  allowedMethods?: (path: string) => string[];
+}
+
 /**
- * Registers the portal, the docs and the answers to unknown addresses (JSON under /api, the SPA
- * elsewhere); `allowedMethods` tells a known API address asked with another method (405).
+ * The portal, the docs and the answers to unknown addresses (JSON under /api, the SPA elsewhere).
  */
-export async function installPortal(
-  app: FastifyInstance,
-  staticDir: string,
-  allowedMethods: (path: string) => string[] = () => [],
-): Promise<void> {
+const portalPlugin: FastifyPluginAsync<PortalOptions> = async (app, options) => {
+  const { staticDir, allowedMethods = () => [] } = options;
   await app.register(fastifySwagger, {
     mode: 'static',
     specification: { document: openApiDocument as never },
@@ -65,7 +69,10 @@ export async function installPortal(
     }
     return reply.code(404).send({ detail: api ? API_NOT_FOUND : 'Not found.' });
   });
-}
+};
+
+/** For the whole app (fastify-plugin): the answer to every address no route has is the app's own. */
+export const portal = fp(portalPlugin, { name: 'streamgate-portal', fastify: '5.x' });
 
 /**
  * Whether a request the files did not answer is for a client-side route. Application ids and versions have

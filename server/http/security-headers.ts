@@ -3,7 +3,8 @@
  * carry a Content-Security-Policy that allows only the portal's own scripts, and media connections to the
  * applications, which listen on other ports of the public host (WHEP signaling).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 
 export interface SecurityHeaderOptions {
   /** STREAMGATE_PUBLIC_HOST: applications are reached on ports of this host. */
@@ -36,7 +37,7 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
 }
 
 /** Adds the headers to every answer; the CSP to everything outside /api (the API docs bring their own scripts). */
-export function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
+const securityHeadersPlugin: FastifyPluginAsync<SecurityHeaderOptions> = async (app, options) => {
   const policy = contentSecurityPolicy(options);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -49,4 +50,10 @@ export function installSecurityHeaders(app: FastifyInstance, options: SecurityHe
     }
     done(null, payload);
   });
-}
+};
+
+/** For the whole app (fastify-plugin): the hook must see the answers of routes registered beside it. */
+export const securityHeaders = fp(securityHeadersPlugin, {
+  name: 'streamgate-security-headers',
+  fastify: '5.x',
+});

@@ -3,12 +3,12 @@
  * Every role may read them. Identifiers, versions and tags are checked against the contract before a
  * handler runs.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { iconAddress } from '../catalog/icons.ts';
 import type { Catalog, CatalogApp, CatalogProfile } from '../catalog/model.ts';
 import { filterApps, findApp, findVersion, profilesFor, splitTags } from '../catalog/queries.ts';
 import { notFound } from '../errors.ts';
-import { contractRoute, type RouteOf } from '../http/contract.ts';
+import { contractRoute } from '../http/contract.ts';
 
 function profileBody(profile: CatalogProfile) {
   return { id: profile.id, name: profile.name, description: profile.description };
@@ -18,18 +18,20 @@ function appBody({ id, name, description, tags, icon }: CatalogApp) {
   return { id, name, description, tags, ...(icon ? { icon: iconAddress(icon) } : {}) };
 }
 
-/** Registers the /cfg routes under the app's /api prefix. */
-export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
-  app.route<RouteOf<'listApps'>>({
-    ...contractRoute('get', '/cfg/apps'),
+export interface CfgRoutesOptions {
+  catalog: Catalog;
+}
+
+/** The /cfg routes; the plugin is registered under the app's /api prefix. */
+export const cfgRoutes: FastifyPluginAsync<CfgRoutesOptions> = async (app, { catalog }) => {
+  contractRoute(app, 'listApps', {
     handler: async (request) => {
       const items = filterApps(catalog, splitTags(request.query.tags ?? [])).map(appBody);
       return { count: items.length, items };
     },
   });
 
-  app.route<RouteOf<'getApp'>>({
-    ...contractRoute('get', '/cfg/apps/{id}'),
+  contractRoute(app, 'getApp', {
     handler: async (request) => {
       const { id } = request.params;
       const found = findApp(catalog, id);
@@ -38,8 +40,7 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
     },
   });
 
-  app.route<RouteOf<'listVersions'>>({
-    ...contractRoute('get', '/cfg/apps/{id}/versions'),
+  contractRoute(app, 'listVersions', {
     handler: async (request) => {
       const { id } = request.params;
       const found = findApp(catalog, id);
@@ -53,8 +54,7 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
     },
   });
 
-  app.route<RouteOf<'getVersion'>>({
-    ...contractRoute('get', '/cfg/apps/{id}/versions/{version}'),
+  contractRoute(app, 'getVersion', {
     handler: async (request) => {
       const { id, version } = request.params;
       const found = findApp(catalog, id);
@@ -65,8 +65,7 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
     },
   });
 
-  app.route<RouteOf<'listProfiles'>>({
-    ...contractRoute('get', '/cfg/apps/{id}/versions/{version}/profiles'),
+  contractRoute(app, 'listProfiles', {
     handler: async (request) => {
       const { id, version } = request.params;
       const scope = profilesFor(catalog, id, version);
@@ -75,8 +74,7 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
     },
   });
 
-  app.route<RouteOf<'getProfile'>>({
-    ...contractRoute('get', '/cfg/apps/{id}/versions/{version}/profiles/{profile}'),
+  contractRoute(app, 'getProfile', {
     handler: async (request) => {
       const { id, version, profile } = request.params;
       const scope = profilesFor(catalog, id, version);
@@ -87,7 +85,7 @@ export function cfgRoutes(app: FastifyInstance, catalog: Catalog): void {
       return profileBody(found);
     },
   });
-}
+};
 
 function missingMessage(missing: 'application' | 'version', id: string, version: string): string {
   return missing === 'application'

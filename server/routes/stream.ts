@@ -3,17 +3,17 @@
  * contract, so that its handler gets checked values; routes resolve the catalog and check who may see
  * what, and the session manager owns the processes and ports.
  */
-import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { components } from '../../api/schema.ts';
-import { canUseSessions, isAdmin } from '../auth/tokens.ts';
+import { isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
 import { launchArguments, resolveLaunch } from '../catalog/queries.ts';
-import { DomainError, forbidden, notFound } from '../errors.ts';
 import { checkArguments } from '../http/argument-limits.ts';
-import { contractRoute, type RouteOf } from '../http/contract.ts';
+import { contractRoute } from '../http/contract.ts';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
 import { enforceUserLimit } from '../http/user-limit.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+import { before, requireSessions, sessionAccess } from './session-access.ts';
 import { stillRoutes } from './still.ts';
 import { ticketRoutes } from './tickets.ts';
 
@@ -45,50 +45,26 @@ export function sessionBody(record: SessionRecord, publicHost: string): componen
   return body;
 }
 
-/** A check that throws as a hook before validation, callback style: it spares a promise per request. */
-function before(check: (request: FastifyRequest) => void): preValidationHookHandler {
-  return (request, _reply, done) => {
-    try {
-      check(request);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  };
+/** What the /stream routes use; the plugin is registered under the app's /api prefix. */
+export interface StreamRoutesOptions {
+  catalog: Catalog;
+  manager: SessionManager;
+  /** STREAMGATE_PUBLIC_HOST, the host key of a ready session's `routes`. */
+  publicHost: string;
+  /** The per-caller rate of POST /stream; null or absent: none. */
+  limiter?: RateLimiter | null;
+  /** Sessions running or queued per user (CONTRACT section 16); null or absent: no limit. */
+  userLimit?: number | null;
+  /** Where the applications keep their stills (sessions/still-files.ts); null or absent: no still route. */
+  stillDir?: string | null;
 }
 
-/** Checked before the request is: a role that may not use sessions learns nothing more (FastAPI's order). */
-const requireSessions = before((request) => {
-  if (!canUseSessions(request.principal)) {
-    throw forbidden(
-      'Your role may read the catalog but not use sessions; ask an administrator for the user role.',
-    );
-  }
-});
+/** The /stream routes, and the tickets and stills of a session beside them. */
+export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app, options) => {
+  const { catalog, manager, publicHost, limiter = null, userLimit = null, stillDir = null } = options;
+  const access = sessionAccess(manager);
 
-/** Registers the /stream routes under the app's /api prefix. */
-export function streamRoutes(
-  app: FastifyInstance,
-  catalog: Catalog,
-  manager: SessionManager,
-  publicHost: string,
-  limiter: RateLimiter | null = null,
-  userLimit: number | null = null,
-  /** Where the applications keep their stills (sessions/still-files.ts); null: no still route. */
-  stillDir: string | null = null,
-) {
-  /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */
-  function owned(request: FastifyRequest, id: string): SessionRecord {
-    const record = manager.get(id);
-    if (!record) throw notFound('No session has this id; it may have ended.');
-    if (!isAdmin(request.principal) && record.owner !== request.principal.user) {
-      throw forbidden('This session belongs to someone else.');
-    }
-    return record;
-  }
-
-  app.route<RouteOf<'createSession'>>({
-    ...contractRoute('post', '/stream'),
+  contractRoute(app, 'createSession', {
     // The rate limit counts invalid requests too: a loop of them costs the service work as well.
     preValidation: [requireSessions, before((request) => enforceRateLimit(limiter, request))],
     handler: async (request, reply) => {
@@ -112,8 +88,7 @@ export function streamRoutes(
     },
   });
 
-  app.route<RouteOf<'listSessions'>>({
-    ...contractRoute('get', '/stream'),
+  contractRoute(app, 'listSessions', {
     preValidation: requireSessions,
     handler: async (request) => {
       // Both are there: the contract's defaults fill them in.
@@ -124,34 +99,30 @@ export function streamRoutes(
     },
   });
 
-  app.route<RouteOf<'getSession'>>({
-    ...contractRoute('get', '/stream/{session_id}'),
+  contractRoute(app, 'getSession', {
     preValidation: requireSessions,
     handler: async (request, reply) => {
-      const record = owned(request, request.params.session_id);
-      if (record.state === 'failed') throw new DomainError(410, `The session failed: ${record.message}`);
+      const record = access.live(request, request.params.session_id);
       return reply.code(record.state === 'ready' ? 200 : 202).send(sessionBody(record, publicHost));
     },
   });
 
-  app.route<RouteOf<'deleteSession'>>({
-    ...contractRoute('delete', '/stream/{session_id}'),
+  contractRoute(app, 'deleteSession', {
     preValidation: requireSessions,
     handler: async (request, reply) => {
-      await manager.end(owned(request, request.params.session_id).id);
+      await manager.end(access.owned(request, request.params.session_id).id);
       return reply.code(204).send();
     },
   });
 
-  app.route<RouteOf<'deleteSessionByBody'>>({
-    ...contractRoute('delete', '/stream'),
+  contractRoute(app, 'deleteSessionByBody', {
     preValidation: requireSessions,
     handler: async (request, reply) => {
-      await manager.end(owned(request, request.body.id).id);
+      await manager.end(access.owned(request, request.body.id).id);
       return reply.code(204).send();
     },
   });
 
-  ticketRoutes(app, manager, requireSessions, owned);
-  if (stillDir !== null) stillRoutes(app, stillDir, requireSessions, owned);
-}
+  await app.register(ticketRoutes, { manager, access });
+  if (stillDir !== null) await app.register(stillRoutes, { stillDir, access });
+};

@@ -4,21 +4,19 @@
  * after which the watch tickets issued so far no longer work. Who may ask is decided as for every session
  * endpoint.
  */
-import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { DomainError, notFound } from '../errors.ts';
-import { contractRoute, type RouteOf } from '../http/contract.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { notFound } from '../errors.ts';
+import { contractRoute } from '../http/contract.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+import { requireSessions, type SessionAccess } from './session-access.ts';
 
-/**
- * Registers the route; `requireSessions` refuses a caller who may not use sessions at all, and `owned`
- * gives the caller's session (404 unknown, 403 another's).
- */
-export function ticketRoutes(
-  app: FastifyInstance,
-  manager: SessionManager,
-  requireSessions: preValidationHookHandler,
-  owned: (request: FastifyRequest, id: string) => SessionRecord,
-): void {
+export interface TicketRoutesOptions {
+  manager: SessionManager;
+  /** The caller's session, as every session endpoint finds it. */
+  access: SessionAccess;
+}
+
+export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (app, { manager, access }) => {
   /**
    * The session is looked at before the body or the query: a caller who may not use it learns 403, 404 or 410
    * as from every session endpoint, not what its request gets wrong. A malformed id stays a 422 at the path.
@@ -26,16 +24,14 @@ export function ticketRoutes(
   function liveSession(request: FastifyRequest<{ Params: { session_id: string } }>): SessionRecord {
     const invalid = request.validationError;
     if (invalid?.validationContext === 'params') throw invalid;
-    const record = owned(request, request.params.session_id);
-    if (record.state === 'failed') throw new DomainError(410, `The session failed: ${record.message}`);
+    const record = access.live(request, request.params.session_id);
     if (invalid) throw invalid;
     return record;
   }
   /** It ended between the two looks. */
   const ended = () => notFound('No session has this id; it may have ended.');
 
-  app.route<RouteOf<'createTicket'>>({
-    ...contractRoute('post', '/stream/{session_id}/tickets'),
+  contractRoute(app, 'createTicket', {
     preValidation: requireSessions,
     attachValidation: true,
     handler: async (request, reply) => {
@@ -48,8 +44,7 @@ export function ticketRoutes(
     },
   });
 
-  app.route<RouteOf<'stopSharing'>>({
-    ...contractRoute('delete', '/stream/{session_id}/tickets'),
+  contractRoute(app, 'stopSharing', {
     preValidation: requireSessions,
     attachValidation: true,
     handler: async (request, reply) => {
@@ -58,4 +53,4 @@ export function ticketRoutes(
       return reply.code(204).send();
     },
   });
-}
+};

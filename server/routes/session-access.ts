@@ -1,0 +1,55 @@
+/**
+ * Who may use which session, decided alike for every session endpoint (CONTRACT section 10): a role that may
+ * not use sessions is refused before its request is even checked, and another user's session is a 403, never
+ * its data.
+ */
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import { canUseSessions, isAdmin } from '../auth/tokens.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
+import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+
+/** A check that throws as a hook before validation, callback style: it spares a promise per request. */
+export function before(check: (request: FastifyRequest) => void): preValidationHookHandler {
+  return (request, _reply, done) => {
+    try {
+      check(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+}
+
+/** Checked before the request is: a role that may not use sessions learns nothing more (FastAPI's order). */
+export const requireSessions = before((request) => {
+  if (!canUseSessions(request.principal)) {
+    throw forbidden(
+      'Your role may read the catalog but not use sessions; ask an administrator for the user role.',
+    );
+  }
+});
+
+/** The sessions of `manager` as the caller may see them. */
+export interface SessionAccess {
+  /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */
+  owned(request: FastifyRequest, id: string): SessionRecord;
+  /** The same, and 410 with the reason when it failed. */
+  live(request: FastifyRequest, id: string): SessionRecord;
+}
+
+export function sessionAccess(manager: SessionManager): SessionAccess {
+  function owned(request: FastifyRequest, id: string): SessionRecord {
+    const record = manager.get(id);
+    if (!record) throw notFound('No session has this id; it may have ended.');
+    if (!isAdmin(request.principal) && record.owner !== request.principal.user) {
+      throw forbidden('This session belongs to someone else.');
+    }
+    return record;
+  }
+  function live(request: FastifyRequest, id: string): SessionRecord {
+    const record = owned(request, id);
+    if (record.state === 'failed') throw new DomainError(410, `The session failed: ${record.message}`);
+    return record;
+  }
+  return { owned, live };
+}
