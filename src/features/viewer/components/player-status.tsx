@@ -8,6 +8,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { PlayerState } from '../../../player';
 import { ENDED_HERE } from '../../../lib/queries/session-queries';
 import { useNow } from '../hooks/use-now';
+import { NO_PICTURE_MS, useNoPicture } from './use-no-picture';
+
+/** What a person reads when no picture has come for a while, and what to try. */
+export const NO_PICTURE_TEXT =
+  `No picture has arrived in ${NO_PICTURE_MS / 1000} s. The program may not have opened a window yet: ` +
+  'wait a little longer, reconnect, or end the session.';
 
 /**
  * The overlay for every state but `playing`, which shows nothing. `relaunch`: where to launch the same
@@ -21,6 +27,7 @@ export function PlayerStatus(props: {
 }) {
   const { state } = props;
   const now = useNow(state.kind === 'reconnecting');
+  const noPicture = useNoPicture(state);
   if (state.kind === 'playing' || state.kind === 'idle') return null;
   let content: React.ReactNode;
   switch (state.kind) {
@@ -132,6 +139,11 @@ export function PlayerStatus(props: {
       }}
     >
       {content}
+      {noPicture && (
+        <Alert severity="info" sx={{ maxWidth: 560 }}>
+          {NO_PICTURE_TEXT}
+        </Alert>
+      )}
     </Box>
   );
 }

@@ -1,0 +1,52 @@
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PlayerState } from '../../../player';
+import { NO_PICTURE_TEXT, PlayerStatus } from './player-status';
+import { NO_PICTURE_MS } from './use-no-picture';
+
+const status = (state: PlayerState) => (
+  <PlayerStatus state={state} onRetry={() => undefined} onReconnect={() => undefined} />
+);
+const reconnecting: PlayerState = {
+  kind: 'reconnecting',
+  attempt: 1,
+  delayMs: 1000,
+  retryAt: Date.now() + 1000,
+  reason: 'No video arrived in time.',
+};
+
+describe('PlayerStatus without a picture', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('says so in words after 10 s, across the player’s own reconnects, with what to try', () => {
+    vi.useFakeTimers();
+    const { rerender } = render(status({ kind: 'connecting', attempt: 1 }));
+    expect(screen.getByText('Connecting to the session…')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(2_000));
+    rerender(status({ kind: 'waiting-for-video', attempt: 1 }));
+    act(() => vi.advanceTimersByTime(NO_PICTURE_MS - 2_001));
+    expect(screen.queryByText(NO_PICTURE_TEXT)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByRole('status')).toHaveTextContent(NO_PICTURE_TEXT);
+    expect(NO_PICTURE_TEXT).toMatch(/No picture has arrived in 10 s\. .*wait.*reconnect.*end the session/);
+    // The player gives up on its attempt and tries again: still no picture, still said.
+    rerender(status(reconnecting));
+    expect(screen.getByRole('status')).toHaveTextContent(NO_PICTURE_TEXT);
+    rerender(status({ kind: 'connecting', attempt: 2 }));
+    expect(screen.getByRole('status')).toHaveTextContent(NO_PICTURE_TEXT);
+  });
+
+  it('counts again from a picture: a lost connection waits its own 10 s before saying so', () => {
+    vi.useFakeTimers();
+    const { rerender } = render(status({ kind: 'waiting-for-video', attempt: 1 }));
+    act(() => vi.advanceTimersByTime(NO_PICTURE_MS));
+    expect(screen.getByText(NO_PICTURE_TEXT)).toBeInTheDocument();
+    rerender(status({ kind: 'playing' }));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    rerender(status(reconnecting));
+    act(() => vi.advanceTimersByTime(NO_PICTURE_MS - 1));
+    expect(screen.queryByText(NO_PICTURE_TEXT)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByText(NO_PICTURE_TEXT)).toBeInTheDocument();
+  });
+});
