@@ -2,10 +2,10 @@
  * Malformed requests of many kinds against the real app: none may answer 5xx, crash the app or change
  * what it holds. The generator is seeded, so a failure can be replayed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reseed, requestCase, VALID } from '../test-support/fuzz-cases.ts';
 import { startTestApp, type TestApp } from '../test-support/test-support.ts';
+import { until } from '../test-support/until.ts';
 
 const SEED = 20_261_121;
 const COUNT = 1_200;
@@ -37,8 +37,10 @@ describe('fuzz', () => {
     expect(created.statusCode).toBeLessThan(300);
     // A settled state to compare with: the session ready, so that only a request could change it.
     const id = (created.json() as { id: string }).id;
-    for (let i = 0; i < 300 && (await t.app.inject(`/api/stream/${id}`)).statusCode !== 200; i++)
-      await sleep(50);
+    await until(
+      'the session to be ready',
+      async () => (await t.app.inject(`/api/stream/${id}`)).statusCode === 200,
+    );
     const before = await snapshot();
 
     reseed(SEED);

@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { startOwnedProcess } from '../../test-support/owned-process.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
+import { answers } from '../../test-support/until.ts';
 import { appEntry, prepareAppBundles } from './app-bundles.ts';
 import { repoRoot } from './local-runner.ts';
 
@@ -22,30 +22,25 @@ describe('application bundles', () => {
 
     const signaling = await freePort();
     const media = await freeUdpPort();
-    const child = spawn(
-      process.execPath,
-      [
-        bundle as string,
-        '--signaling-port',
-        String(signaling),
-        '--media-port',
-        String(media),
-        '--width',
-        '320',
-        '--height',
-        '180',
+    const health = `http://127.0.0.1:${signaling}/health`;
+    // Ready means /health answered 200: it throws, with the bundle's output, otherwise.
+    const bundled = await startOwnedProcess({
+      name: 'The bundled application',
+      command: process.execPath,
+      args: [
+        ...[bundle as string, '--signaling-port', String(signaling), '--media-port', String(media)],
+        ...['--width', '320', '--height', '180'],
       ],
-      { cwd: repoRoot, stdio: 'ignore' },
-    );
+      cwd: repoRoot,
+      readyUrl: health,
+      readyWithinMs: 20_000,
+      graceMs: 5_000,
+    });
     try {
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 200; i++) {
-        status = (await fetch(`http://127.0.0.1:${signaling}/health`).catch(() => null))?.status ?? 0;
-        if (status !== 200) await sleep(100);
-      }
-      expect(status).toBe(200);
+      expect(await answers(health)).toBe(true);
     } finally {
-      child.kill('SIGTERM');
+      await bundled.stop();
     }
+    expect(await answers(health)).toBe(false);
   });
 });

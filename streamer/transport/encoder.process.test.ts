@@ -4,9 +4,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { until } from '../../test-support/until.ts';
 import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './encoder.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
@@ -32,14 +32,6 @@ async function feed(stillPath: string) {
   }, 1000 / size.fps);
   cleanups.push(() => (clearInterval(timer), encoder.stop()));
   return seen;
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 /** Width and height from a JPEG's baseline frame header. */
@@ -102,7 +94,7 @@ describe('the still', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'session.jpg');
     const seen = await feed(file);
-    await waitFor('the first still', () => existsSync(file));
+    await until('the first still', () => existsSync(file));
     const data = await readFile(file);
     expect(data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(jpegSize(data)).toEqual({ width: STILL_WIDTH, height: 180 });
@@ -114,10 +106,10 @@ describe('the still', () => {
   it('is given up when it cannot be written, and the stream goes on', async () => {
     const file = path.join(tmpdir(), `streamgate-no-such-dir-${process.pid}`, 'session.jpg');
     const seen = await feed(file);
-    await waitFor('ffmpeg to fail on the still', () => seen.exits.length > 0);
+    await until('ffmpeg to fail on the still', () => seen.exits.length > 0);
     expect(seen.exits[0]).toMatch(/could not write the still/);
     const before = seen.packets;
-    await waitFor('the stream to go on', () => seen.packets > before + 20);
+    await until('the stream to go on', () => seen.packets > before + 20);
     expect(seen.exits).toHaveLength(1);
   });
 });

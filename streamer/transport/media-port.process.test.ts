@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
+import { answers, until } from '../../test-support/until.ts';
 import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer } from '../sample/app.ts';
@@ -14,7 +14,7 @@ describe('a media port held by another program', () => {
     const base = `http://127.0.0.1:${streamer.signalingPort}`;
     const squatter = createSocket('udp4');
     try {
-      for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
+      await until('the application to answer /health', () => answers(`${base}/health`));
       await new Promise<void>((resolve) => squatter.bind(mediaPort, '127.0.0.1', resolve));
       const { sdp, pc } = await makeOffer();
       const res = await fetch(`${base}/whep`, {

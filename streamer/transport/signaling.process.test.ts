@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PeerConnection, Video } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
+import { answers, until } from '../../test-support/until.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from '../sample/app.ts';
 import { createSignalingServer } from './signaling.ts';
@@ -54,7 +55,7 @@ describe('the signaling port of a running application', () => {
     mediaPort = await freeUdpPort();
     streamer = await startStreamer(smallOptions(mediaPort));
     base = `http://127.0.0.1:${streamer.signalingPort}`;
-    for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
+    await until('the application to answer /health', () => answers(`${base}/health`));
   });
 
   afterAll(async () => {

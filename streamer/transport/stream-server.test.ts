@@ -1,9 +1,11 @@
 /**
  * The order of an application's start (stream-server.ts): the service's probe is answered before the
  * application's own preparation holds up the event loop, and a preparation that fails fails the start.
+ * The wait for the probe is on fake time (setTimeout alone is faked: sockets and the event loop watch run as
+ * they do), so a minute passes at once and nothing is proved by sleeping.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { startStreamServer, type StreamApplication, type StreamServer } from './stream-server.ts';
 
@@ -33,20 +35,32 @@ function application(events: string[], prepare: () => void): StreamApplication {
   };
 }
 
-/** GET /health until the port answers. */
-async function probe(port: number): Promise<number> {
+/**
+ * Resolves once the port takes a connection (without a request: no probe). A refusal comes back at once, so the
+ * loop needs no timer; once the port listens, the server has armed its wait for the probe.
+ */
+async function listening(port: number): Promise<void> {
   for (;;) {
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/health`)).status;
-    } catch {
-      await sleep(5);
-    }
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true));
+      socket.once('error', () => resolve(false));
+      socket.once('connect', () => socket.destroy());
+    });
+    if (accepted) return;
+    await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** The service's probe: GET /health. */
+async function probe(port: number): Promise<number> {
+  return (await fetch(`http://127.0.0.1:${port}/health`)).status;
 }
 
 describe("an application's start", () => {
   let server: StreamServer | undefined;
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
   afterEach(async () => {
+    vi.useRealTimers();
     await server?.close();
     server = undefined;
   });
@@ -58,8 +72,9 @@ describe("an application's start", () => {
       given,
       application(events, () => undefined),
     );
-    // Well past the moment the port listens: a preparation on a fixed delay would have run by now.
-    await sleep(300);
+    await listening(given.signalingPort);
+    // A second short of the wait: a preparation on any shorter delay would have run by now.
+    await vi.advanceTimersByTimeAsync(59_000);
     expect(events).toEqual([]);
     expect(await probe(given.signalingPort)).toBe(200);
     server = await started;
@@ -68,10 +83,15 @@ describe("an application's start", () => {
 
   it('prepares without a probe once the wait is over (the application run alone)', async () => {
     const events: string[] = [];
-    server = await startStreamServer(
-      await options(20),
+    const given = await options(60_000);
+    const started = startStreamServer(
+      given,
       application(events, () => undefined),
     );
+    await listening(given.signalingPort);
+    expect(events).toEqual([]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    server = await started;
     expect(events).toEqual(['prepare']);
   });
 
@@ -84,11 +104,14 @@ describe("an application's start", () => {
   });
 
   it('fails with the preparation, and closes its port', async () => {
-    const given = await options(0);
+    const given = await options(60_000);
     const failing = () => {
       throw new Error('no canvas library');
     };
-    await expect(startStreamServer(given, application([], failing))).rejects.toThrow('no canvas library');
+    const started = startStreamServer(given, application([], failing));
+    await listening(given.signalingPort);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(started).rejects.toThrow('no canvas library');
     await expect(fetch(`http://127.0.0.1:${given.signalingPort}/health`)).rejects.toThrow();
   });
 });

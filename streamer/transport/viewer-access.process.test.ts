@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
+import { answers, until } from '../../test-support/until.ts';
 import { secretFile } from '../../e2e/support/secret-file.ts';
 import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
 import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
@@ -36,7 +37,7 @@ describe('an application given a viewer secret', () => {
     );
     streamer = await startStreamer({ ...options, sessionId: SESSION, signalingPort: 0 });
     base = `http://127.0.0.1:${streamer.signalingPort}`;
-    for (let i = 0; i < 100 && (await fetch(`${base}/health`)).status !== 200; i++) await sleep(100);
+    await until('the application to answer /health', () => answers(`${base}/health`));
   });
 
   afterAll(async () => {
