@@ -10,17 +10,16 @@ import { adminRoutes } from './routes/admin.ts';
 import { iconOrigins } from './catalog/icons.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
-import { DomainError } from './errors.ts';
 import { Answers } from './http/answers.ts';
 import { auth } from './http/auth-hook.ts';
 import { catalogIcons } from './http/catalog-icons.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
-import { BODY_LIMIT, errorHandler } from './http/error-handler.ts';
+import { BODY_LIMIT, errorHandler, refuseDeclaredOversize } from './http/error-handler.ts';
 import { recordApiRoutes } from './http/known-routes.ts';
 import { metrics } from './http/metrics.ts';
 import { portal } from './http/portal.ts';
 import { RateLimiter } from './http/rate-limit.ts';
-import { redactQuery } from './http/request-log.ts';
+import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -89,33 +88,10 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   app.setErrorHandler(errorHandler);
   const allowedMethods = recordApiRoutes(app);
 
-  // Callback-style hooks: they run on every request, and an async hook costs a promise each time.
-  app.addHook('onRequest', (request, _reply, done) => {
-    // Refuse declared oversize bodies before reading them, whatever their content type.
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (length > BODY_LIMIT) {
-      return done(
-        new DomainError(413, `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`),
-      );
-    }
-    done();
-  });
+  app.addHook('onRequest', refuseDeclaredOversize);
   // One line per request, with everything a reader needs; written after the answer, in batches (answers.ts).
   const answers = new Answers(app);
-  answers.consume((batch) => {
-    for (const { request, statusCode, elapsedMs } of batch) {
-      request.log.info(
-        {
-          method: request.method,
-          url: redactQuery(request.url),
-          statusCode,
-          durationMs: Math.round(elapsedMs * 10) / 10,
-          user: request.principal?.user,
-        },
-        'request',
-      );
-    }
-  });
+  answers.consume(logRequests);
 
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });

@@ -3,7 +3,7 @@
  * sentence; Fastify's own body-parsing errors map to the contract's 413 and 422; anything else is
  * logged and answered with a 500 that names nothing internal.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { DomainError, ValidationFailure, type ValidationIssue } from '../errors.ts';
 
 /** Bodies over this are refused with 413 (CONTRACT section 5). */
@@ -11,6 +11,16 @@ export const BODY_LIMIT = 64 * 1024;
 
 const TOO_LARGE = `The request body is over ${BODY_LIMIT / 1024} KiB; send a smaller body.`;
 const INTERNAL = 'Something went wrong on our side; try again, and tell the operator if it keeps failing.';
+
+/**
+ * Refuses a body declared over the limit before reading it, whatever its content type. Callback style: it
+ * runs on every request, and an async hook costs a promise each time.
+ */
+export const refuseDeclaredOversize: onRequestHookHandler = (request, _reply, done) => {
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (length > BODY_LIMIT) return done(new DomainError(413, TOO_LARGE));
+  done();
+};
 
 function bodyIssue(code: string | undefined): ValidationIssue | null {
   switch (code) {

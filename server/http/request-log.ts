@@ -1,8 +1,9 @@
 /**
- * What the request log may say about a request's address. A query string can carry a secret (a token
- * sent as `?token=...` is refused, but it was sent all the same), so the log keeps the path and the
- * names of the query's parameters, never their values.
+ * The request log: one line per answer, with everything a reader needs, written after the answer in batches
+ * (answers.ts). A query string can carry a secret (a token sent as `?token=...` is refused, but it was sent
+ * all the same), so the log keeps the path and the names of the query's parameters, never their values.
  */
+import type { AnswerConsumer } from './answers.ts';
 
 const REDACTED = '[redacted]';
 
@@ -22,3 +23,19 @@ export function redactQuery(url: string): string {
     });
   return `${url.slice(0, start)}?${parts.join('&')}`;
 }
+
+/** Writes one `request` line at `info` for each answer of a batch, through its request's logger. */
+export const logRequests: AnswerConsumer = (batch) => {
+  for (const { request, statusCode, elapsedMs } of batch) {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactQuery(request.url),
+        statusCode,
+        durationMs: Math.round(elapsedMs * 10) / 10,
+        user: request.principal?.user,
+      },
+      'request',
+    );
+  }
+};
