@@ -1,6 +1,6 @@
 import { fstatSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { secretFile } from '../../e2e/support/secret-file.ts';
+import { secretFile } from '../../test-support/secret-file.ts';
 import { ArgumentError, parseArgs } from './args.ts';
 
 const ports = ['--signaling-port', '49100', '--media-port', '47998'];

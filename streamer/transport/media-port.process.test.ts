@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
-import { makeOffer, openViewer } from '../../reliability/support/whep-viewer.ts';
+import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
 import { parseArgs } from './args.ts';
 import { startStreamer } from '../sample/app.ts';
 

@@ -1,0 +1,127 @@
+/**
+ * A real WHEP viewer without a browser: libdatachannel (node-datachannel) as the client peer, with a
+ * recvonly VP8 track and the `input` and `messages` channels, as the portal's player offers them.
+ */
+import { PeerConnection, RtcpReceivingSession, Video, type DataChannel, type Track } from 'node-datachannel';
+
+/** Makes a real offer: what the player would send. */
+export async function makeOffer(): Promise<{
+  sdp: string;
+  pc: PeerConnection;
+  input: DataChannel;
+  messages: DataChannel;
+  /** Held by whoever keeps the viewer: a native track whose last JS reference is collected goes silent. */
+  track: Track;
+  videoPackets: () => number;
+}> {
+  const pc = new PeerConnection('viewer', { iceServers: [] });
+  const video = new Video('0', 'RecvOnly');
+  video.addVP8Codec(96);
+  const track = pc.addTrack(video);
+  // It also answers with receiver reports, as a browser does, which tell the application it is watched.
+  track.setMediaHandler(new RtcpReceivingSession());
+  let packets = 0;
+  track.onMessage(() => packets++);
+  const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
+  const input = pc.createDataChannel('input');
+  const messages = pc.createDataChannel('messages');
+  return { sdp: await sdp, pc, input, messages, track, videoPackets: () => packets };
+}
+
+export interface Viewer {
+  /** Status of POST /whep. */
+  status: number;
+  input: DataChannel;
+  messages: DataChannel;
+  /**
+   * Sends `{event_type, payload}` on `messages` and resolves with the first message of `replyType` that
+   * comes back (replies to earlier messages are skipped).
+   */
+  ask(
+    eventType: string,
+    replyType: string,
+    payload?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+  /** Every message received so far. */
+  received: Record<string, unknown>[];
+  /** The video track, kept referenced for as long as the viewer is. */
+  track: Track;
+  /** RTP packets of the video track received so far. */
+  videoPackets(): number;
+  /** The peer closed without a DELETE, as a closed tab or a lost network leaves it. */
+  drop(): void;
+  /** DELETE of the WHEP resource, and the peer closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to `signalingUrl` (http://host:port) and waits until both data channels are open. Rejects
+ * when POST /whep is not a 201, or the channels do not open within `timeoutMs` (a guard, not a measure).
+ * `ticket` goes in `Authorization: Bearer` on the POST and on the DELETE of `close()`.
+ */
+export async function openViewer(signalingUrl: string, timeoutMs = 20_000, ticket?: string): Promise<Viewer> {
+  const auth: Record<string, string> = ticket ? { authorization: `Bearer ${ticket}` } : {};
+  const { sdp, pc, input, messages, track, videoPackets } = await makeOffer();
+  const replies: Record<string, unknown>[] = [];
+  const received: Record<string, unknown>[] = [];
+  let wake: (() => void) | undefined;
+  messages.onMessage((message) => {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(String(message)) as Record<string, unknown>;
+    } catch {
+      parsed = { unparsed: String(message) };
+    }
+    replies.push(parsed);
+    received.push(parsed);
+    wake?.();
+  });
+  const opened = (channel: DataChannel) =>
+    new Promise<void>((resolve) => (channel.isOpen() ? resolve() : channel.onOpen(() => resolve())));
+  const res = await fetch(`${signalingUrl}/whep`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp', ...auth },
+    body: sdp,
+  });
+  const answer = await res.text();
+  if (res.status !== 201) {
+    pc.close();
+    throw new Error(`POST /whep answered ${res.status}: ${answer}`);
+  }
+  const location = new URL(res.headers.get('location') ?? '/whep', signalingUrl);
+  pc.setRemoteDescription(answer, 'answer');
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([opened(input), opened(messages)]),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the data channels did not open')), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    status: res.status,
+    input,
+    messages,
+    received,
+    track,
+    videoPackets,
+    drop: () => pc.close(),
+    async ask(eventType, replyType, payload = {}) {
+      replies.length = 0;
+      messages.sendMessage(JSON.stringify({ event_type: eventType, payload }));
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = replies.findIndex((reply) => reply.event_type === replyType);
+        if (index >= 0) return replies.splice(index, 1)[0] as Record<string, unknown>;
+        if (Date.now() > deadline) throw new Error(`no ${replyType} in reply to ${eventType}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    async close() {
+      await fetch(location, { method: 'DELETE', headers: auth }).catch(() => undefined);
+      pc.close();
+    },
+  };
+}
