@@ -24,7 +24,21 @@ describe('loadConfig', () => {
       userLimit: 4,
       userGpuShare: 50,
       cspConnect: [],
+      runner: 'local',
     });
+  });
+
+  it('runs sessions as Slurm jobs on STREAMGATE_RUNNER=slurm, sharing the data directory by default', () => {
+    expect(loadConfig({ STREAMGATE_RUNNER: 'slurm' })).toMatchObject({
+      runner: 'slurm',
+      slurmDir: path.join(root, '.streamgate', 'slurm'),
+    });
+    expect(loadConfig({ STREAMGATE_RUNNER: 'slurm', STREAMGATE_SLURM_DIR: '/shared/sg' }).slurmDir).toBe(
+      '/shared/sg',
+    );
+    expect(() => loadConfig({ STREAMGATE_RUNNER: 'pbs' })).toThrow(
+      'STREAMGATE_RUNNER=pbs must be local or slurm.',
+    );
   });
 
   it('reads every setting', () => {

@@ -38,6 +38,10 @@ export interface ServiceConfig {
   userGpuShare?: number | null;
   /** Further connect-src sources of the portal's Content-Security-Policy (STREAMGATE_CSP_CONNECT). */
   cspConnect?: string[];
+  /** Where sessions run (STREAMGATE_RUNNER, CONTRACT §18): this machine, or Slurm jobs. */
+  runner?: 'local' | 'slurm';
+  /** The directory the service and the Slurm nodes share (STREAMGATE_SLURM_DIR; default <data dir>/slurm). */
+  slurmDir?: string;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -170,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL=${env.LOG_LEVEL} must be one of ${LOG_LEVELS.join(', ')}.`);
   }
+  const dataDir = path.resolve(env.STREAMGATE_DATA_DIR?.trim() || path.join(repoRoot, '.streamgate'));
   const publicHost = (env.STREAMGATE_PUBLIC_HOST ?? '127.0.0.1').trim();
   if (!/^[A-Za-z0-9.:-]+$/.test(publicHost)) {
     throw new ConfigError(`STREAMGATE_PUBLIC_HOST=${publicHost} must be a host name or an IP address.`);
@@ -178,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     catalogPath: path.resolve(env.STREAMGATE_CATALOG?.trim() || path.join(repoRoot, 'catalog.yaml')),
-    dataDir: path.resolve(env.STREAMGATE_DATA_DIR?.trim() || path.join(repoRoot, '.streamgate')),
+    dataDir,
     tokensPath,
     publicHost,
     portRange: portRange(env),
@@ -192,7 +197,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     userLimit: userLimit(env),
     userGpuShare: userGpuShare(env),
     cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
+    ...runnerOf(env, dataDir),
   };
+}
+
+/** STREAMGATE_RUNNER (local or slurm) and, for Slurm, the shared directory. */
+function runnerOf(env: NodeJS.ProcessEnv, dataDir: string): Pick<ServiceConfig, 'runner' | 'slurmDir'> {
+  const runner = (env.STREAMGATE_RUNNER ?? 'local').trim() || 'local';
+  if (runner !== 'local' && runner !== 'slurm')
+    throw new ConfigError(`STREAMGATE_RUNNER=${runner} must be local or slurm.`);
+  if (runner === 'local') return { runner };
+  const slurmDir = path.resolve(env.STREAMGATE_SLURM_DIR?.trim() || path.join(dataDir, 'slurm'));
+  return { runner, slurmDir };
 }
 
 /**

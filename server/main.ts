@@ -17,12 +17,37 @@ import { findSandboxKit } from '../sandbox/availability.ts';
 import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
 import { stillDirOf, tidyStills } from './sessions/still-files.ts';
 import type { SessionLogger } from './sessions/types.ts';
+import { SlurmRunner } from './runners/slurm.ts';
+import { SlurmTools } from './runners/slurm-tools.ts';
+import type { ServiceConfig } from './config.ts';
 
 /** How long POST /stream waits for a session to be ready before answering 202. */
 const READY_WAIT_MS = 2_000;
 /** A failed session answers 410 this long (CONTRACT section 11). */
 const FAILED_RETENTION_MS = 10 * 60_000;
 const STOP_GRACE_MS = 5_000;
+
+/**
+ * The Slurm runner (STREAMGATE_RUNNER=slurm): the portal's pages may connect to the nodes' addresses, as Slurm
+ * knows them now (more through STREAMGATE_CSP_CONNECT).
+ */
+async function slurmRunner(
+  config: ServiceConfig,
+  sandbox: ServiceSandbox,
+  logger: SessionLogger,
+): Promise<SlurmRunner> {
+  const nodes = await new SlurmTools().nodes().catch(() => []);
+  const sources = nodes.map((node) => `http://${node.addr.includes(':') ? `[${node.addr}]` : node.addr}:*`);
+  config.cspConnect = [...(config.cspConnect ?? []), ...sources];
+  return new SlurmRunner({
+    dir: config.slurmDir ?? '',
+    portRange: config.portRange,
+    stopGraceMs: STOP_GRACE_MS,
+    // Real programs run sandboxed on the nodes too; only the tests' stand-ins ever run without.
+    sandboxed: sandbox.seccomp !== null || sandbox.refusal !== null,
+    logger,
+  });
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -37,6 +62,7 @@ async function main(): Promise<void> {
     warn: (fields, message) => sink.log?.warn(fields, message),
     error: (fields, message) => sink.log?.error(fields, message),
   };
+  const runner = config.runner === 'slurm' ? await slurmRunner(config, sandbox, logger) : undefined;
   const manager = createSessionManager(
     {
       dataDir: config.dataDir,
@@ -53,6 +79,7 @@ async function main(): Promise<void> {
       sandbox,
     },
     logger,
+    runner,
   );
   const logStream = logDestination();
   const app = await buildApp(config, {

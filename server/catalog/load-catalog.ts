@@ -6,10 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import nodePath from 'node:path';
 import semver from 'semver';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import {
-  DEFAULT_SETTINGS,
-  IDENTIFIER,
   SEMVER,
   type Catalog,
   type CatalogApp,
@@ -18,83 +16,14 @@ import {
   type CommandSpec,
   type LaunchSpec,
   type ProfileAttachment,
-  type ProfileSettings,
 } from './model.ts';
+import { CatalogError, Checker, type Path } from './catalog-checker.ts';
 import { iconFile, iconProblem } from './icons.ts';
+import { checkSettings } from './profile-settings.ts';
 import { checkDeclarations, checkTemplates } from './launch-arguments.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
 
-/** The catalog cannot be used; the message names the file, the line and the problem. */
-export class CatalogError extends Error {
-  override name = 'CatalogError';
-}
-
-type Path = (string | number)[];
-type Obj = Record<string, unknown>;
-
-class Checker {
-  constructor(
-    readonly file: string,
-    private readonly doc: Document,
-    private readonly lines: LineCounter,
-    readonly checkFiles = false,
-  ) {}
-
-  /** The line of the deepest node that exists along `path` (a missing key is reported at its parent). */
-  line(path: Path): number {
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node: unknown = this.doc.getIn(path.slice(0, depth), true);
-      if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
-    }
-    return 1;
-  }
-
-  fail(path: Path, problem: string): never {
-    const where = path.length > 0 ? ` (${path.join('.')})` : '';
-    throw new CatalogError(`${this.file}:${this.line(path)}: ${problem}${where}`);
-  }
-
-  object(value: unknown, path: Path, allowed: string[]): Obj {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      this.fail(path, 'expected a mapping');
-    const obj = value as Obj;
-    for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key))
-        this.fail([...path, key], `unknown key "${key}"; expected one of ${allowed.join(', ')}`);
-    }
-    return obj;
-  }
-
-  list(value: unknown, path: Path): unknown[] {
-    if (!Array.isArray(value)) this.fail(path, 'expected a list');
-    return value;
-  }
-
-  text(obj: Obj, key: string, path: Path, optional = false): string {
-    const value = obj[key];
-    if (value === undefined && optional) return '';
-    if (value === undefined) this.fail(path, `missing required key "${key}"`);
-    if (typeof value !== 'string') this.fail([...path, key], `"${key}" must be text`);
-    return value;
-  }
-
-  id(obj: Obj, key: string, path: Path, wildcard = false): string {
-    const value = this.text(obj, key, path);
-    if (!(wildcard && value === '*') && !IDENTIFIER.test(value)) {
-      this.fail([...path, key], `"${value}" is not a valid id (letters, digits, ".", "_", "-"; at most 64)`);
-    }
-    return value;
-  }
-
-  integer(obj: Obj, key: string, path: Path, min: number, max: number, fallback: number): number {
-    const value = obj[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      this.fail([...path, key], `"${key}" must be a whole number from ${min} to ${max}`);
-    }
-    return value;
-  }
-}
+export { CatalogError };
 
 function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
   const obj = c.object(value, path, ['command', 'env', 'files', 'display']);
@@ -219,53 +148,6 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
     tags: tags as string[],
     ...(icon === undefined ? {} : { icon }),
     versions: checkVersions(c, obj.versions, [...path, 'versions']),
-  };
-}
-
-function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
-  if (value === undefined) return { ...DEFAULT_SETTINGS };
-  const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
-  const obj = c.object(value, path, [
-    ...keys,
-    ...['idle_timeout_min', 'max_viewers', 'warm', 'codec', 'gpus', 'limits'],
-  ]);
-  const d = DEFAULT_SETTINGS;
-  const width = c.integer(obj, 'width', path, 16, 7680, d.width);
-  const height = c.integer(obj, 'height', path, 16, 4320, d.height);
-  const settings: ProfileSettings = {
-    width,
-    height,
-    fps: c.integer(obj, 'fps', path, 1, 240, d.fps),
-    maxWidth: c.integer(obj, 'max_width', path, width, 7680, Math.max(d.maxWidth, width)),
-    maxHeight: c.integer(obj, 'max_height', path, height, 4320, Math.max(d.maxHeight, height)),
-    startupTimeoutMs: c.integer(obj, 'startup_timeout_s', path, 1, 3600, d.startupTimeoutMs / 1000) * 1000,
-    maxLifetimeMs: c.integer(obj, 'max_lifetime_min', path, 1, 10_080, d.maxLifetimeMs / 60_000) * 60_000,
-    idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
-    maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
-    warm: c.integer(obj, 'warm', path, 0, 16, d.warm),
-    gpus: c.integer(obj, 'gpus', path, 0, 16, d.gpus),
-    limits: checkLimits(c, obj.limits, [...path, 'limits']),
-  };
-  if (obj.codec !== undefined) {
-    if (obj.codec !== 'vp8' && obj.codec !== 'h264')
-      c.fail([...path, 'codec'], '"codec" must be vp8 or h264');
-    settings.codec = obj.codec;
-  }
-  return settings;
-}
-
-/** `limits: {cpus, memory_mb, pids}`, each optional (CONTRACT §17 defaults). */
-function checkLimits(c: Checker, value: unknown, path: Path): ProfileSettings['limits'] {
-  const d = DEFAULT_SETTINGS.limits;
-  if (value === undefined) return { ...d };
-  const obj = c.object(value, path, ['cpus', 'memory_mb', 'pids']);
-  const cpus = obj.cpus ?? d.cpus;
-  if (typeof cpus !== 'number' || !(cpus >= 0.01 && cpus <= 256))
-    c.fail([...path, 'cpus'], '"cpus" must be a number of cores from 0.01 to 256');
-  return {
-    cpus,
-    memoryMb: c.integer(obj, 'memory_mb', path, 16, 1_048_576, d.memoryMb),
-    pids: c.integer(obj, 'pids', path, 8, 1_000_000, d.pids),
   };
 }
 

@@ -57,6 +57,16 @@ export interface ProfileSettings {
   gpus: number;
   /** What a session's program may use (catalog `limits: {cpus, memory_mb, pids}`, CONTRACT §17). */
   limits: { cpus: number; memoryMb: number; pids: number };
+  /** Where its Slurm jobs go (catalog `slurm: {partition, account, qos, constraint}`, CONTRACT §18). */
+  slurm?: SlurmPlacement;
+}
+
+/** The Slurm options of a profile's jobs; each optional, Slurm's defaults otherwise. */
+export interface SlurmPlacement {
+  partition?: string;
+  account?: string;
+  qos?: string;
+  constraint?: string;
 }
 
 export interface CatalogVersion {

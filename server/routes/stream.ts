@@ -36,7 +36,8 @@ export function sessionBody(record: SessionRecord, publicHost: string): componen
   if (ready && record.ports) {
     const { signaling, media } = record.ports;
     body.routes = {
-      [publicHost]: [
+      // A session a runner placed on another machine (a Slurm node) is reached there.
+      [record.host ?? publicHost]: [
         { description: 'signaling', protocol: 'TCP', source_port: signaling, destination_port: signaling },
         { description: 'media', protocol: 'UDP', source_port: media, destination_port: media },
       ],

@@ -71,3 +71,8 @@ export function appEntry(app: AppName): string[] {
   // By full paths: applications may run in another working directory (the tests' stand-in folder).
   return bundled ? [bundled[app]] : ['--import', TSX, path.join(ROOT, ENTRIES[app])];
 }
+
+/** The command that runs one of the service's own TypeScript files through tsx, from any working directory. */
+export function tsxCommand(file: string): string[] {
+  return [process.execPath, '--import', TSX, file];
+}

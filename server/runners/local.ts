@@ -51,13 +51,16 @@ export class LocalRunner implements Runner {
     this.pool = new PortPool(options.portRange);
   }
 
-  async open(isKnown: (sessionId: string) => boolean): Promise<void> {
-    const { logger } = this.options;
+  async open(): Promise<void> {
     await tidyLogs(this.options.logDir, LOG_RETENTION_MS).catch(() => undefined);
-    noteEphemeralPorts(this.options.portRange, logger);
+    noteEphemeralPorts(this.options.portRange, this.options.logger);
+  }
+
+  async sweep(isKnown: (sessionId: string) => boolean): Promise<void> {
     // What sessions that ended while no service watched them left behind (a host killed with its service).
     const swept = await this.options.sandbox.sweep(isKnown);
-    if (swept.length > 0) logger.info({ sessions: swept }, 'Removed what ended sessions left running');
+    if (swept.length > 0)
+      this.options.logger.info({ sessions: swept }, 'Removed what ended sessions left running');
   }
 
   refuses(request: SessionRequest): string | undefined {

@@ -28,6 +28,8 @@ export interface RunSpec {
 export interface RunHandle {
   pid?: number;
   startTicks?: string;
+  /** A scheduler's job id (the Slurm runner). */
+  job?: string;
 }
 
 /** Where an application runs and is reached: the session's routes name `host` and `ports`. */
@@ -42,6 +44,8 @@ export interface RunExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   lastWords: string;
+  /** What ended it, in words that follow the application's name ("was ended: its node failed"), when not an exit. */
+  reason?: string;
 }
 
 /** What a runner tells the session it runs an application for. */
@@ -54,6 +58,8 @@ export interface RunObserver {
   placed(placement: Placement, announced: Promise<void>): void;
   /** The application ended; nothing of it runs any more. */
   exited(exit: RunExit): void;
+  /** It waits for the place to run it (a job in a scheduler's queue): `why` says so, in words people read. */
+  waiting(why: string): void;
 }
 
 /** What a runner found of a saved session's application after a restart of the service. */
@@ -75,19 +81,29 @@ export interface SavedRun {
 
 /** One way of running sessions' applications. */
 export interface Runner {
-  /** Prepares what the runner needs (directories, leftovers of sessions that ended while no service ran). */
-  open(isKnown: (sessionId: string) => boolean): Promise<void>;
+  /** Prepares what the runner needs before saved sessions are recovered (directories, what runs now). */
+  open(): Promise<void>;
+  /**
+   * After the recovery: removes what sessions that ended while no service watched left behind (processes,
+   * groups, jobs), saying in the log what it removed; `isKnown` tells the sessions that live on.
+   */
+  sweep(isKnown: (sessionId: string) => boolean): Promise<void>;
   /** Why this runner cannot start `request` at all, in one sentence (a 503); undefined when it can. */
   refuses(request: SessionRequest): string | undefined;
   /** Starts the application: `observer` hears where it runs and when it ends. Rejects with words people read. */
   start(spec: RunSpec, observer: RunObserver): Promise<void>;
   /** Stops the application of a session, whatever it left behind included; resolves once nothing of it runs. */
   stop(sessionId: string, handle: RunHandle | undefined): Promise<void>;
+  /**
+   * Tells `observer` of an application adopted after a restart as of a new one, where the runner can (a job's
+   * placement and end); without it, an adopted session notices an end by `isRunning` alone.
+   */
+  watch?(sessionId: string, observer: RunObserver, request: SessionRequest): void;
   /** Whether an adopted application (no child of this service) still runs. */
   isRunning(handle: RunHandle): boolean;
-  /** Finds a saved session's application after a restart of the service. */
+  /** Finds a saved session's application after a restart of the service, from what `open()` saw (it may not wait). */
   recover(sessionId: string, saved: SavedRun): Recovery;
-  /** Sessions that may hold a GPU at once. */
+  /** Sessions that may hold a GPU at once: Infinity where a scheduler's queue is the queue. */
   slots(): number;
   /** Waits for the stops under way (the service is stopping). */
   close(): Promise<void>;

@@ -103,6 +103,7 @@ class Manager implements SessionManager {
     await openPrivateDir(this.options.dataDir);
     await this.lock.acquire();
     this.tickets ??= await ViewerTickets.open(this.options.dataDir);
+    await this.runner.open();
     const loaded = await this.store.load();
     this.restoring = true;
     const restored = restoreSessions(loaded, {
@@ -121,7 +122,7 @@ class Manager implements SessionManager {
     this.seq = Math.max(this.seq, restored.lastSeq);
     this.restoring = false;
     await restored.asked;
-    await this.runner.open((id) => {
+    await this.runner.sweep((id) => {
       const session = this.held.sessions.get(id);
       return session !== undefined && session.phase !== 'failed';
     });

@@ -17,6 +17,8 @@ export type SessionEvent =
   | { type: 'starting' }
   /** Its application runs: ports and process are on the record. */
   | { type: 'launched' }
+  /** Its application waits for a place to run: its message says why. */
+  | { type: 'waiting' }
   | { type: 'ready' }
   /** A warm session was handed to a person: owner, request and creation time are theirs now. */
   | { type: 'claimed' }
@@ -195,7 +197,7 @@ export abstract class SessionCore implements PersistedSession {
   }
 
   protected handle(): RunHandle {
-    return { pid: this.record.pid, startTicks: this.ticks };
+    return { pid: this.record.pid, startTicks: this.ticks, job: this.record.job };
   }
 
   private isSettled(): boolean {

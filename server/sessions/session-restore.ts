@@ -69,7 +69,7 @@ function restoreOne(
     return {};
   }
   const recovery = context.runner.recover(record.id, {
-    handle: { pid: record.pid, startTicks: saved.startTicks },
+    handle: { pid: record.pid, startTicks: saved.startTicks, job: record.job },
     ports: record.ports,
     started: record.state === 'ready',
   });

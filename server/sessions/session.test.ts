@@ -16,7 +16,8 @@ class FakeRunner implements Runner {
   stops: (number | undefined)[] = [];
   running = true;
   failStart: string | undefined;
-  open = vi.fn(async () => {});
+  open = async () => {};
+  sweep = async () => {};
   refuses = () => undefined;
   async start(spec: RunSpec, observer: RunObserver): Promise<void> {
     if (this.failStart) throw new Error(this.failStart);

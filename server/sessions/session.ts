@@ -17,7 +17,7 @@ import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
 import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
 import type { SessionLogger, SessionRecord, SessionRequest } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
-import type { Placement, RunExit, RunHandle, Runner } from '../runners/runner.ts';
+import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
 
 export type { Phase, SessionEvent };
 
@@ -42,10 +42,11 @@ export interface SessionServices {
 }
 
 export class Session extends SessionCore {
-  private host: string | undefined;
   private launches = 0;
   private takenOver = false;
   private launching: Promise<void> | undefined;
+  /** Whether this launch's application was placed yet (its lifetime counts from then). */
+  private placedOnce = false;
   private ending: Promise<void> | undefined;
   private probing = false;
   /** Bumped by each placement: a readiness watch of an earlier one stops. */
@@ -98,9 +99,10 @@ export class Session extends SessionCore {
   /** Queued → starting: its runner starts its application. Resolves once it runs (or failed to start). */
   launch(): Promise<void> {
     if (this.current !== 'queued') return this.launching ?? Promise.resolve();
-    const attempt = ++this.launches;
+    this.launches++;
     this.current = 'starting';
     this.started = Date.now();
+    this.placedOnce = false;
     this.record.message = startingMessage(this.request);
     this.emit({ type: 'starting' });
     const { runner, tickets, viewerOrigins } = this.services;
@@ -116,22 +118,34 @@ export class Session extends SessionCore {
       },
     };
     this.launching = runner
-      .start(spec, {
-        placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
-        exited: (exit) => attempt === this.launches && this.exited(exit),
-      })
+      .start(spec, this.observer())
       .catch((error: Error) => void this.fail(error.message));
     return this.launching;
+  }
+
+  /** What the runner tells of this launch's application; what it tells of an earlier launch is ignored. */
+  private observer(): RunObserver {
+    const attempt = this.launches;
+    return {
+      placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
+      exited: (exit) => attempt === this.launches && this.exited(exit),
+      waiting: (why) => attempt === this.launches && this.waiting(why),
+    };
   }
 
   /** Restored with its application still running: adopted; one still starting is asked at once, then watched. */
   resume(handle: RunHandle): Promise<void> {
     this.record.pid = handle.pid;
+    this.record.job = handle.job;
     this.ticks = handle.startTicks;
     this.takenOver = true;
     this.current = this.record.state === 'ready' ? 'ready' : 'starting';
+    this.placedOnce = this.record.ports !== undefined;
     this.watch.restart();
-    return this.current === 'starting' ? this.watchReadiness() : Promise.resolve();
+    // The runner tells it of its application as it would of a new one (where it can: a job's end, its placement).
+    this.services.runner.watch?.(this.id, this.observer(), this.request);
+    const asking = this.current === 'starting' && this.record.ports !== undefined;
+    return asking ? this.watchReadiness(undefined, this.started) : Promise.resolve();
   }
 
   /**
@@ -212,15 +226,29 @@ export class Session extends SessionCore {
   private placed(placement: Placement, announced: Promise<void>): void {
     this.record.ports = placement.ports;
     this.record.pid = placement.handle.pid;
+    this.record.job = placement.handle.job;
+    this.record.host = placement.host;
     this.ticks = placement.handle.startTicks;
-    this.host = placement.host;
+    // Its lifetime counts from when it first runs, not from its wait in a scheduler's queue.
+    if (!this.placedOnce) this.started = Date.now();
+    this.placedOnce = true;
     this.emit({ type: 'launched' });
-    if (this.current === 'starting') void this.watchReadiness(announced);
+    // Its start-up time counts from its placement too: a wait in a queue is not a slow start.
+    if (this.current === 'starting') void this.watchReadiness(announced, Date.now());
+  }
+
+  /** Its application waits for a place to run (a job in a scheduler's queue): its message says why. */
+  private waiting(why: string): void {
+    if (this.current !== 'starting' || this.record.message === why) return;
+    this.record.message = why;
+    this.emit({ type: 'waiting' });
   }
 
   /** Its application ended: a person who quit it ends the session; any other end fails it, in words. */
-  private exited({ code, signal, lastWords }: RunExit): void {
-    if (this.current === 'ready' && code === 0) {
+  private exited({ code, signal, lastWords, reason }: RunExit): void {
+    if (reason && (this.current === 'ready' || this.current === 'starting')) {
+      this.fail(`${label(this.request)} ${reason}${lastWords ? `; it said: ${lastWords}` : ''}`);
+    } else if (this.current === 'ready' && code === 0) {
       this.services.logger.info({ sessionId: this.id }, `${label(this.request)} exited; its session ends`);
       void this.end();
     } else if (this.current === 'ready' || this.current === 'starting') {
@@ -233,10 +261,10 @@ export class Session extends SessionCore {
    * `announced` that it listens: the probe still decides, CONTRACT §11) until it answers, its start-up time
    * is over, or another placement or phase makes the question moot. Resolves after the first answer.
    */
-  private watchReadiness(announced?: Promise<void>): Promise<void> {
+  private watchReadiness(announced: Promise<void> | undefined, from = Date.now()): Promise<void> {
     const placement = ++this.placements;
     let wake: Promise<void> | undefined = announced?.then(() => void (wake = undefined));
-    const deadline = (this.started ?? Date.now()) + this.request.profile.settings.startupTimeoutMs;
+    const deadline = from + this.request.profile.settings.startupTimeoutMs;
     const asking = () => this.current === 'starting' && this.placements === placement && this.record.ports;
     const ask = async (): Promise<boolean> => {
       const ports = this.record.ports;
@@ -261,6 +289,6 @@ export class Session extends SessionCore {
   }
 
   private probeHost(): string {
-    return this.host ?? this.services.publicHost;
+    return this.record.host ?? this.services.publicHost;
   }
 }

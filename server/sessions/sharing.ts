@@ -72,7 +72,7 @@ export async function tellSharingStopped(session: Session, sharing: Sharing): Pr
   const { ports } = session.record;
   if (!ports || session.watchCutoffMs === undefined) return null;
   const order = await sharing.tickets.serviceTicket(session.id, session.watchCutoffMs);
-  const dropped = await orderStopSharing(sharing.publicHost, ports.signaling, order);
+  const dropped = await orderStopSharing(session.record.host ?? sharing.publicHost, ports.signaling, order);
   const fields = { sessionId: session.id, watchersDropped: dropped ?? undefined };
   if (dropped === null) sharing.logger.warn(fields, 'The application did not take the stop of sharing');
   else sharing.logger.info(fields, 'Stopped sharing: earlier watch links fail');

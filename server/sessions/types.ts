@@ -40,7 +40,11 @@ export interface SessionRecord {
   readyAt?: string;
   failedAt?: string;
   ports?: { signaling: number; media: number };
+  /** Where its application runs, when a runner placed it somewhere other than the service's public host (a node). */
+  host?: string;
   pid?: number;
+  /** Its Slurm job, when the Slurm runner runs it. */
+  job?: string;
 }
 
 export interface SessionManagerOptions {

@@ -1,0 +1,110 @@
+/**
+ * What a session's Slurm job runs on its node: `node --import tsx server/runners/slurm-job.ts <dir> <session id>`.
+ * It reads the session's launch from the shared directory, starts the application there as the local runner
+ * does on one machine (sandboxed, CONTRACT §17), bound to its node's address, and writes back where it listens
+ * (`<id>.placed.json`) and, when it ends, how (`<id>.exit.json`). Slurm's end of the job (scancel, its time
+ * limit) stops the application with it.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LocalRunner } from './local.ts';
+import { ServiceSandbox } from './service-sandbox.ts';
+import { SlurmTools } from './slurm-tools.ts';
+import { findSandboxKit } from '../../sandbox/availability.ts';
+import { probeH264 } from '../../protocol/h264-encoder.ts';
+import type { RunExit } from './runner.ts';
+import type { SessionRequest } from '../sessions/types.ts';
+import { PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+
+/** The launch the service writes for its job (0600, in the shared directory only the service's user reads). */
+export interface JobSpec {
+  sessionId: string;
+  request: SessionRequest;
+  environment: Record<string, string>;
+  /** The session's viewer secret, base64. */
+  secret: string;
+  portRange: { first: number; last: number };
+  stopGraceMs: number;
+  /** Real programs in a sandbox (always, but for the service's tests of scheduling with stand-ins). */
+  sandboxed: boolean;
+  appCwd?: string;
+}
+
+export const specFile = (dir: string, id: string) => path.join(dir, `${id}.spec.json`);
+export const placedFile = (dir: string, id: string) => path.join(dir, `${id}.placed.json`);
+export const exitFile = (dir: string, id: string) => path.join(dir, `${id}.exit.json`);
+
+function writePrivate(file: string, value: unknown): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
+  // A rename: the service never reads half a file.
+  renameSync(`${file}.tmp`, file);
+}
+
+/** This node's address as Slurm knows it (NodeAddr): the one the application binds and the routes name. */
+async function nodeAddress(): Promise<{ node: string; addr: string }> {
+  const node = process.env.SLURMD_NODENAME ?? '';
+  const found = (await new SlurmTools().nodes()).find((each) => each.name === node);
+  if (!found) throw new Error(`Slurm does not know this node (${node || 'SLURMD_NODENAME is unset'})`);
+  return { node, addr: found.addr };
+}
+
+async function main(): Promise<void> {
+  const [dir, sessionId] = process.argv.slice(2);
+  if (!dir || !sessionId) throw new Error('usage: slurm-job.ts <shared directory> <session id>');
+  const spec = JSON.parse(readFileSync(specFile(dir, sessionId), 'utf8')) as JobSpec;
+  const { node, addr } = await nodeAddress();
+  const jobDir = path.join(dir, sessionId);
+  const kit = spec.sandboxed ? await findSandboxKit() : null;
+  const sandbox = kit ? await ServiceSandbox.prepare(jobDir, kit) : ServiceSandbox.unsandboxedForTests();
+  // Nodes of a test cluster share one machine: each job starts its search for ports at a place of its own.
+  const { first, last } = spec.portRange;
+  const offset = (Number(process.env.SLURM_JOB_ID ?? 0) * 2) % Math.max(2, Math.floor((last - first) / 2));
+  const logger = {
+    info: (fields: object, message: string) => console.log(message, JSON.stringify(fields)),
+    warn: (fields: object, message: string) => console.warn(message, JSON.stringify(fields)),
+    error: (fields: object, message: string) => console.error(message, JSON.stringify(fields)),
+  };
+  const runner = new LocalRunner({
+    publicHost: addr,
+    portRange: { first: first + offset, last },
+    capacity: 1,
+    logDir: path.join(dir, 'logs'),
+    appCwd: spec.appCwd,
+    stopGraceMs: spec.stopGraceMs,
+    sandbox,
+    probeH264,
+    logger,
+  });
+  let ended = false;
+  const end = async (exit: RunExit) => {
+    if (ended) return;
+    ended = true;
+    writePrivate(exitFile(dir, sessionId), exit);
+    await runner.stop(sessionId, undefined);
+    await runner.close();
+    process.exit(exit.code ?? 1);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => void end({ code: null, signal, lastWords: '' }));
+  // Where the node cannot make a sandbox, a real program is refused there too, in the same words.
+  const refusal = runner.refuses(spec.request);
+  if (refusal) return end({ code: 1, signal: null, lastWords: refusal });
+  await runner.start(
+    {
+      sessionId,
+      request: spec.request,
+      environment: spec.environment,
+      secret: Buffer.from(spec.secret, 'base64'),
+    },
+    {
+      placed: (placement) => writePrivate(placedFile(dir, sessionId), { ...placement, node }),
+      exited: (exit) => void end(exit),
+      waiting: () => {},
+    },
+  );
+}
+
+main().catch((error: Error) => {
+  console.error(`The session's job could not start its application: ${error.message}`);
+  process.exit(1);
+});

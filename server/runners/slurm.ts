@@ -1,0 +1,287 @@
+/**
+ * The Slurm runner (CONTRACT §18, STREAMGATE_RUNNER=slurm): each session is one batch job named
+ * `streamgate-<session id>`, submitted with the profile's GPUs, partition and limits and a time limit equal
+ * to the session's lifetime. The job (slurm-job.ts) runs the application on its node, sandboxed, and writes
+ * where it listens into the shared directory; this runner follows the jobs (one squeue for all, every
+ * `pollMs`) and tells each session what became of its job. Slurm's queue is the queue: slots are unbounded
+ * here, and a pending job is a pending session whose message gives Slurm's reason in words.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tsxCommand } from './app-bundles.ts';
+import { exitFile, placedFile, specFile, type JobSpec } from './slurm-job.ts';
+import { SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
+import { waitingWords } from './slurm-words.ts';
+import type {
+  Placement,
+  Recovery,
+  RunExit,
+  RunHandle,
+  RunObserver,
+  Runner,
+  RunSpec,
+  SavedRun,
+} from './runner.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
+
+export const JOB_PREFIX = 'streamgate-';
+
+export interface SlurmRunnerOptions {
+  /** The directory the service and the nodes share (STREAMGATE_SLURM_DIR). */
+  dir: string;
+  /** Ports the applications may take on their nodes. */
+  portRange: { first: number; last: number };
+  stopGraceMs: number;
+  /** Whether real programs run in their sandbox on the nodes (always, but for tests of scheduling). */
+  sandboxed: boolean;
+  appCwd?: string;
+  logger: SessionLogger;
+  /** How often the jobs are looked at (default 250 ms). */
+  pollMs?: number;
+  /** How long a running job may take to say where it listens (default: the profile's start-up timeout). */
+  tools?: SlurmTools;
+}
+
+/** One session's job as this runner follows it. */
+interface Tracked {
+  jobId: string | undefined;
+  /** GPUs it asks for, and how long it may run before it says where it listens. */
+  gpus: number;
+  startupTimeoutMs: number;
+  observer: RunObserver | undefined;
+  placed: boolean;
+  runningSince?: number;
+}
+
+/** How often the nodes are looked at again while a job waits (their GPUs and states are in its words). */
+const NODES_EVERY_MS = 2_000;
+
+const ENDED =
+  /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|SPECIAL_EXIT|REVOKED)/;
+
+export class SlurmRunner implements Runner {
+  private readonly tools: SlurmTools;
+  private readonly tracked = new Map<string, Tracked>();
+  /** What squeue said last; null while the controller does not answer. */
+  private jobs: SlurmJob[] | null = [];
+  private nodes: SlurmNode[] = [];
+  private nodesAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(private readonly options: SlurmRunnerOptions) {
+    this.tools = options.tools ?? new SlurmTools();
+  }
+
+  async open(): Promise<void> {
+    await mkdir(path.join(this.options.dir, 'logs'), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await chmod(this.options.dir, PRIVATE_DIR_MODE);
+    await this.look();
+    this.timer = setInterval(() => void this.poll(), this.options.pollMs ?? 250);
+    this.timer.unref();
+  }
+
+  async sweep(isKnown: (sessionId: string) => boolean): Promise<void> {
+    for (const job of this.jobs ?? []) {
+      const id = job.name.slice(JOB_PREFIX.length);
+      if (isKnown(id) || ENDED.test(job.state)) continue;
+      this.options.logger.warn(
+        { job: job.id, sessionId: id },
+        `Cancelled Slurm job ${job.id} (${job.name}): no session of this service accounts for it`,
+      );
+      await this.tools.cancel(job.id).catch(() => undefined);
+    }
+  }
+
+  refuses(): string | undefined {
+    return this.jobs === null
+      ? 'The Slurm cluster does not answer (slurmctld is down or unreachable): try again in a minute.'
+      : undefined;
+  }
+
+  async start(spec: RunSpec, observer: RunObserver): Promise<void> {
+    const { sessionId, request } = spec;
+    const { dir } = this.options;
+    const settings = request.profile.settings;
+    const job: JobSpec = {
+      sessionId,
+      request,
+      environment: spec.environment,
+      secret: Buffer.from(spec.secret).toString('base64'),
+      portRange: this.options.portRange,
+      stopGraceMs: this.options.stopGraceMs,
+      sandboxed: this.options.sandboxed,
+      appCwd: this.options.appCwd,
+    };
+    for (const file of [placedFile(dir, sessionId), exitFile(dir, sessionId)])
+      await rm(file, { force: true });
+    await writeFile(specFile(dir, sessionId), JSON.stringify(job), { mode: PRIVATE_FILE_MODE });
+    const tracked: Tracked = {
+      jobId: undefined,
+      gpus: settings.gpus,
+      startupTimeoutMs: settings.startupTimeoutMs,
+      observer,
+      placed: false,
+    };
+    this.tracked.set(sessionId, tracked);
+    try {
+      tracked.jobId = await this.tools.submit({
+        name: `${JOB_PREFIX}${sessionId}`,
+        gpus: settings.gpus,
+        minutes: settings.maxLifetimeMs / 60_000,
+        ...settings.slurm,
+        output: path.join(dir, 'logs', `${sessionId}.job.log`),
+        command: [...tsxCommand(path.join(import.meta.dirname, 'slurm-job.ts')), dir, sessionId],
+      });
+    } catch (error) {
+      this.tracked.delete(sessionId);
+      const why = error instanceof SlurmUnavailable ? error.message : (error as Error).message;
+      throw new Error(`${request.app.name} could not be submitted to Slurm: ${why}`, { cause: error });
+    }
+    this.options.logger.info({ sessionId, job: tracked.jobId }, `Submitted Slurm job ${tracked.jobId}`);
+  }
+
+  async stop(sessionId: string, handle: RunHandle | undefined): Promise<void> {
+    const tracked = this.tracked.get(sessionId);
+    this.tracked.delete(sessionId);
+    const jobId = tracked?.jobId ?? handle?.job;
+    if (jobId) await this.cancelAndWait(jobId);
+    const { dir } = this.options;
+    for (const file of [specFile(dir, sessionId), placedFile(dir, sessionId), exitFile(dir, sessionId)])
+      await rm(file, { force: true });
+    await rm(path.join(dir, sessionId), { recursive: true, force: true });
+  }
+
+  isRunning(handle: RunHandle): boolean {
+    // While the controller does not answer, running sessions go on.
+    if (this.jobs === null || !handle.job) return true;
+    const job = this.jobs.find((each) => each.id === handle.job);
+    return job !== undefined && !ENDED.test(job.state);
+  }
+
+  recover(sessionId: string, saved: SavedRun): Recovery {
+    const name = `${JOB_PREFIX}${sessionId}`;
+    const job = (this.jobs ?? []).find((each) => each.name === name && !ENDED.test(each.state));
+    if (job) return { kind: 'running', handle: { job: job.id } };
+    // A session that never had a job waits its turn again; one whose job is gone ended with it.
+    if (saved.started || saved.handle.job)
+      return { kind: 'lost', reason: 'ended while the service was down' };
+    return { kind: 'absent' };
+  }
+
+  watch(sessionId: string, observer: RunObserver, request: SessionRequest): void {
+    const jobId = (this.jobs ?? []).find((each) => each.name === `${JOB_PREFIX}${sessionId}`)?.id;
+    const { gpus, startupTimeoutMs } = request.profile.settings;
+    const placed = existsSync(placedFile(this.options.dir, sessionId));
+    this.tracked.set(sessionId, { jobId, gpus, startupTimeoutMs, observer, placed });
+  }
+
+  slots(): number {
+    return Infinity;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
+  }
+
+  /** The jobs as Slurm sees them now: the controller's silence is remembered, never taken for an end. */
+  private async look(): Promise<void> {
+    try {
+      this.jobs = await this.tools.jobs(JOB_PREFIX);
+      const waiting = [...this.tracked.values()].some((tracked) => !tracked.placed);
+      if (waiting && Date.now() - this.nodesAt >= NODES_EVERY_MS) {
+        this.nodes = await this.tools.nodes();
+        this.nodesAt = Date.now();
+      }
+    } catch (error) {
+      if (this.jobs !== null)
+        this.options.logger.error(
+          { err: (error as Error).message },
+          'Slurm does not answer; running sessions go on',
+        );
+      this.jobs = null;
+    }
+  }
+
+  private poll(): Promise<void> {
+    this.polling ??= (async () => {
+      await this.look();
+      if (this.jobs)
+        for (const [sessionId, tracked] of this.tracked) this.follow(sessionId, tracked, this.jobs);
+    })().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  /** What became of one session's job since the last look. */
+  private follow(sessionId: string, tracked: Tracked, jobs: SlurmJob[]): void {
+    const observer = tracked.observer;
+    if (!tracked.jobId || !observer) return;
+    const job = jobs.find((each) => each.id === tracked.jobId);
+    const state = job?.state ?? 'GONE';
+    if (job && state === 'PENDING') {
+      const ahead = jobs.filter(
+        (each) => each.state === 'PENDING' && Number(each.id) < Number(job.id),
+      ).length;
+      observer.waiting(waitingWords(job, ahead, this.nodes, tracked.gpus));
+    } else if (state === 'RUNNING' && !tracked.placed) {
+      const placement = this.placement(sessionId, tracked.jobId);
+      if (placement) {
+        tracked.placed = true;
+        observer.placed(placement, Promise.resolve());
+      } else {
+        tracked.runningSince ??= Date.now();
+        if (Date.now() - tracked.runningSince >= tracked.startupTimeoutMs) {
+          this.tracked.delete(sessionId);
+          void this.tools.cancel(tracked.jobId).catch(() => undefined);
+          const node = job?.node ?? 'its node';
+          const reason = `started on ${node} but never said where it listens; its Slurm job was cancelled`;
+          observer.exited({ code: null, signal: null, lastWords: '', reason });
+        }
+      }
+    } else if (state === 'GONE' || ENDED.test(state)) {
+      this.tracked.delete(sessionId);
+      observer.exited(this.ending(sessionId, job));
+    }
+  }
+
+  private placement(sessionId: string, jobId: string): Placement | undefined {
+    const file = placedFile(this.options.dir, sessionId);
+    if (!existsSync(file)) return undefined;
+    const placed = JSON.parse(readFileSync(file, 'utf8')) as Placement;
+    return { host: placed.host, ports: placed.ports, handle: { job: jobId } };
+  }
+
+  /** How a job ended, from what its job wrote and what Slurm says. */
+  private ending(sessionId: string, job: SlurmJob | undefined): RunExit {
+    const file = exitFile(this.options.dir, sessionId);
+    const wrote = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunExit) : undefined;
+    const state = job?.state.split(' ')[0] ?? 'GONE';
+    if (wrote && !/CANCELLED|PREEMPTED|NODE_FAIL|TIMEOUT/.test(state)) return wrote;
+    const reason = state.startsWith('CANCELLED')
+      ? 'was ended: its Slurm job was cancelled'
+      : state === 'PREEMPTED'
+        ? 'was ended: its Slurm job was preempted'
+        : state === 'NODE_FAIL'
+          ? `was ended: its node ${job?.node ?? ''} failed`.trim()
+          : state === 'TIMEOUT'
+            ? 'reached the time limit of its Slurm job'
+            : state === 'GONE'
+              ? 'was ended: Slurm no longer knows its job'
+              : `was ended: its Slurm job ${state.toLowerCase().replaceAll('_', ' ')}`;
+    return { code: null, signal: null, lastWords: wrote?.lastWords ?? '', reason };
+  }
+
+  private async cancelAndWait(jobId: string): Promise<void> {
+    await this.tools.cancel(jobId).catch(() => undefined);
+    const deadline = Date.now() + this.options.stopGraceMs + 5_000;
+    while (Date.now() < deadline) {
+      const jobs = await this.tools.jobs(JOB_PREFIX).catch(() => null);
+      const job = jobs?.find((each) => each.id === jobId);
+      if (jobs && (!job || ENDED.test(job.state))) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
