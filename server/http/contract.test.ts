@@ -62,6 +62,42 @@ describe('a contract route', () => {
     expect(res.json()).toEqual(session);
   });
 
+  it('keeps every declared argument as the catalog gave it, defaults of each type included', async () => {
+    const versions: components['schemas']['VersionList'] = {
+      count: 2,
+      items: [
+        {
+          version: '1.2.0',
+          arguments: [
+            {
+              name: 'model',
+              label: 'Model',
+              type: 'choice',
+              choices: ['a.obj', 'b.obj'],
+              default: 'a.obj',
+              required: true,
+            },
+            { name: 'fps', label: 'Frames a second', type: 'number', default: 30, required: false },
+            { name: 'scale', label: 'Scale', type: 'number', default: 1.5, required: false },
+            {
+              name: 'grid',
+              label: 'Grid',
+              type: 'boolean',
+              default: false,
+              description: 'Draw it.',
+              required: false,
+            },
+            { name: 'title', label: 'Title', type: 'string', required: false },
+          ],
+        },
+        { version: '1.1.0' },
+      ],
+    };
+    const api = await appWith((api) => contractRoute(api, 'listVersions', { handler: async () => versions }));
+    const res = await api.inject({ method: 'GET', url: '/api/cfg/apps/a/versions' });
+    expect(res.json()).toEqual(versions);
+  });
+
   it('checks the request against the contract before its handler runs', async () => {
     let called = false;
     const api = await appWith((api) =>
