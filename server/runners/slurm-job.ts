@@ -5,40 +5,15 @@
  * (`<id>.placed.json`) and, when it ends, how (`<id>.exit.json`). Slurm's end of the job (scancel, its time
  * limit) stops the application with it.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LocalRunner } from './local.ts';
 import { ServiceSandbox } from './service-sandbox.ts';
+import { exitFile, placedFile, specFile, writePrivate, type JobSpec } from './slurm-files.ts';
 import { SlurmTools } from './slurm-tools.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
 import { probeH264 } from '../../protocol/h264-encoder.ts';
 import type { RunExit } from './runner.ts';
-import type { SessionRequest } from '../sessions/types.ts';
-import { PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
-
-/** The launch the service writes for its job (0600, in the shared directory only the service's user reads). */
-export interface JobSpec {
-  sessionId: string;
-  request: SessionRequest;
-  environment: Record<string, string>;
-  /** The session's viewer secret, base64. */
-  secret: string;
-  portRange: { first: number; last: number };
-  stopGraceMs: number;
-  /** Real programs in a sandbox (always, but for the service's tests of scheduling with stand-ins). */
-  sandboxed: boolean;
-  appCwd?: string;
-}
-
-export const specFile = (dir: string, id: string) => path.join(dir, `${id}.spec.json`);
-export const placedFile = (dir: string, id: string) => path.join(dir, `${id}.placed.json`);
-export const exitFile = (dir: string, id: string) => path.join(dir, `${id}.exit.json`);
-
-function writePrivate(file: string, value: unknown): void {
-  writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
-  // A rename: the service never reads half a file.
-  renameSync(`${file}.tmp`, file);
-}
 
 /** This node's address as Slurm knows it (NodeAddr): the one the application binds and the routes name. */
 async function nodeAddress(): Promise<{ node: string; addr: string }> {

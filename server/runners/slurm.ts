@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tsxCommand } from './app-bundles.ts';
-import { exitFile, placedFile, specFile, type JobSpec } from './slurm-job.ts';
+import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type {

@@ -1,0 +1,243 @@
+/**
+ * The Slurm runner against Slurm's tools played by the test: what squeue, sbatch, scancel and scontrol
+ * print is made here, in the formats the runner asks for; the shared directory is a temporary one.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SlurmRunner } from './slurm.ts';
+import { placedFile } from './slurm-files.ts';
+import { parseJobLine, parseNodeLine, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
+import { waitingWords } from './slurm-words.ts';
+import type { RunExit, RunObserver } from './runner.ts';
+import { standInRequest } from '../../test-support/session-support.ts';
+
+const NODES = [
+  'NodeName=node1 Arch=x86_64 CoresPerSocket=1 NodeAddr=10.77.0.11 State=ALLOCATED Partitions=gpu CfgTRES=cpu=2,mem=1G,billing=2,gres/gpu=1 AllocTRES=cpu=1,gres/gpu=1',
+  'NodeName=node2 Arch=x86_64 CoresPerSocket=1 NodeAddr=10.77.0.12 State=MIXED Partitions=gpu CfgTRES=cpu=2,mem=1G,billing=2,gres/gpu=1 AllocTRES=cpu=1,gres/gpu=1',
+].join('\n');
+
+/** A cluster in a table: jobs by id; each tool reads or changes it. */
+class FakeCluster {
+  jobs = new Map<string, { name: string; state: string; reason: string; node: string }>();
+  submitted: string[][] = [];
+  cancelled: string[] = [];
+  down = false;
+  private next = 100;
+  run = async (file: string, args: string[]): Promise<string> => {
+    if (this.down) throw new SlurmUnavailable('the Slurm controller (slurmctld) does not answer');
+    if (file === 'sbatch') {
+      this.submitted.push(args);
+      const id = String(this.next++);
+      const name = args.find((arg) => arg.startsWith('--job-name='))!.slice('--job-name='.length);
+      this.jobs.set(id, { name, state: 'PENDING', reason: 'None', node: '' });
+      return `${id}\n`;
+    }
+    if (file === 'scancel') {
+      this.cancelled.push(args[0]!);
+      const job = this.jobs.get(args[0]!);
+      if (job) job.state = 'CANCELLED';
+      return '';
+    }
+    if (file === 'squeue')
+      return [...this.jobs]
+        .map(([id, j]) => `${id}|${j.name}|${j.state}|${j.reason}|gpu|${j.node}`)
+        .join('\n');
+    if (file === 'scontrol') return NODES;
+    throw new Error(`unexpected ${file}`);
+  };
+}
+
+let cluster: FakeCluster;
+let dir: string;
+let heard: { placed: unknown[]; exited: RunExit[]; waiting: string[] };
+let logged: string[];
+
+function observer(): RunObserver {
+  return {
+    placed: (placement) => heard.placed.push(placement),
+    exited: (exit) => heard.exited.push(exit),
+    waiting: (why) => heard.waiting.push(why),
+  };
+}
+
+function runner(): SlurmRunner {
+  const log = (_fields: object, message: string) => logged.push(message);
+  return new SlurmRunner({
+    dir,
+    portRange: { first: 47000, last: 47999 },
+    stopGraceMs: 100,
+    sandboxed: true,
+    logger: { info: log, warn: log, error: log },
+    pollMs: 100,
+    tools: new SlurmTools(cluster.run),
+  });
+}
+
+const spec = (sessionId: string, settings = {}) => ({
+  sessionId,
+  request: standInRequest([], { startupTimeoutMs: 5_000, maxLifetimeMs: 90 * 60_000, ...settings }),
+  secret: new Uint8Array(32),
+  environment: {},
+});
+
+beforeEach(async () => {
+  vi.useFakeTimers();
+  cluster = new FakeCluster();
+  dir = await mkdtemp(path.join(tmpdir(), 'streamgate-slurm-'));
+  heard = { placed: [], exited: [], waiting: [] };
+  logged = [];
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the Slurm runner', () => {
+  it('submits one job per session with its GPUs, partition and lifetime, and says in words why it waits', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1', { gpus: 1, slurm: { partition: 'gpu', qos: 'interactive' } }), observer());
+    expect(cluster.submitted[0]).toEqual(
+      expect.arrayContaining([
+        '--job-name=streamgate-s1',
+        '--gres=gpu:1',
+        '--time=90',
+        '--partition=gpu',
+        '--qos=interactive',
+      ]),
+    );
+    cluster.jobs.get('100')!.reason = 'Resources';
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.waiting.at(-1)).toBe(
+      "All 2 GPUs of partition gpu are in use: waiting for one to free up, you're next",
+    );
+    await slurm.close();
+  });
+
+  it('places the session once its running job wrote where it listens', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    Object.assign(cluster.jobs.get('100')!, { state: 'RUNNING', node: 'node2' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.placed).toEqual([]);
+    const placement = { host: '10.77.0.12', ports: { signaling: 47010, media: 47011 }, handle: { pid: 5 } };
+    await writeFile(placedFile(dir, 's1'), JSON.stringify(placement));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.placed).toEqual([{ host: '10.77.0.12', ports: placement.ports, handle: { job: '100' } }]);
+    await slurm.close();
+  });
+
+  it('cancels a job that runs but never says where it listens, after the start-up time', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    Object.assign(cluster.jobs.get('100')!, { state: 'RUNNING', node: 'node1' });
+    await vi.advanceTimersByTimeAsync(5_200);
+    expect(cluster.cancelled).toEqual(['100']);
+    expect(heard.exited[0]?.reason).toBe(
+      'started on node1 but never said where it listens; its Slurm job was cancelled',
+    );
+    await slurm.close();
+  });
+
+  it('ends a session whose job was cancelled outside, or lost its node, with the reason', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    await slurm.start(spec('s2'), observer());
+    cluster.jobs.get('100')!.state = 'CANCELLED';
+    cluster.jobs.get('101')!.state = 'NODE_FAIL';
+    cluster.jobs.get('101')!.node = 'node2';
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.exited.map((exit) => exit.reason).sort()).toEqual([
+      'was ended: its Slurm job was cancelled',
+      'was ended: its node node2 failed',
+    ]);
+    await slurm.close();
+  });
+
+  it('refuses launches while slurmctld does not answer, lets running sessions go on, and recovers', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    cluster.jobs.get('100')!.state = 'RUNNING';
+    cluster.down = true;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(slurm.refuses()).toMatch(/^The Slurm cluster does not answer/);
+    expect(slurm.isRunning({ job: '100' })).toBe(true);
+    expect(heard.exited).toEqual([]);
+    cluster.down = false;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(slurm.refuses()).toBeUndefined();
+    await slurm.close();
+  });
+
+  it('adopts running jobs by name after a restart and cancels, saying so, the ones no session accounts for', async () => {
+    cluster.jobs.set('7', { name: 'streamgate-mine', state: 'RUNNING', reason: 'None', node: 'node1' });
+    cluster.jobs.set('8', { name: 'streamgate-stray', state: 'RUNNING', reason: 'None', node: 'node2' });
+    cluster.jobs.set('9', { name: 'someone-else', state: 'RUNNING', reason: 'None', node: 'node2' });
+    const slurm = runner();
+    await slurm.open();
+    expect(slurm.recover('mine', { handle: { job: '7' }, started: true })).toEqual({
+      kind: 'running',
+      handle: { job: '7' },
+    });
+    expect(slurm.recover('gone', { handle: { job: '3' }, started: true })).toEqual({
+      kind: 'lost',
+      reason: 'ended while the service was down',
+    });
+    expect(slurm.recover('never-ran', { handle: {}, started: false })).toEqual({ kind: 'absent' });
+    await slurm.sweep((id) => id === 'mine');
+    expect(cluster.cancelled).toEqual(['8']);
+    expect(logged).toContain(
+      'Cancelled Slurm job 8 (streamgate-stray): no session of this service accounts for it',
+    );
+    await slurm.close();
+  });
+});
+
+describe("Slurm's outputs", () => {
+  it('parse strictly', () => {
+    expect(parseJobLine('12|streamgate-a|PENDING|Resources|gpu|')).toEqual({
+      id: '12',
+      name: 'streamgate-a',
+      state: 'PENDING',
+      reason: 'Resources',
+      partition: 'gpu',
+      node: '',
+    });
+    expect(() => parseJobLine('squeue: error: something')).toThrow('not a job');
+    expect(parseNodeLine(NODES.split('\n')[0]!)).toEqual({
+      name: 'node1',
+      addr: '10.77.0.11',
+      state: 'ALLOCATED',
+      partitions: ['gpu'],
+      gpus: 1,
+      gpusInUse: 1,
+    });
+  });
+
+  it('become words people can act on', () => {
+    const nodes = NODES.split('\n').map(parseNodeLine);
+    const job = {
+      id: '5',
+      name: 'streamgate-x',
+      state: 'PENDING',
+      reason: 'Resources',
+      partition: 'gpu',
+      node: '',
+    };
+    expect(waitingWords(job, 2, nodes, 1)).toBe(
+      'All 2 GPUs of partition gpu are in use: waiting for one to free up, 2 sessions ahead',
+    );
+    expect(waitingWords({ ...job, reason: 'ReqNodeNotAvail, UnavailableNodes:node1' }, 0, nodes, 1)).toMatch(
+      /^No node of partition gpu that can run it is up/,
+    );
+    expect(waitingWords({ ...job, reason: 'PartitionDown' }, 0, nodes, 1)).toBe(
+      'Partition gpu is down: it waits until an administrator brings it back',
+    );
+  });
+});
