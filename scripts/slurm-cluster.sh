@@ -130,6 +130,7 @@ SlurmdParameters=config_overrides
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 KillWait=5
+SlurmdTimeout=10
 GresTypes=gpu
 EOF
   for node in "${NODES[@]}"; do
@@ -218,7 +219,8 @@ do_start() {
     die "cannot make a bridge (no CAP_NET_ADMIN here?): $(ip link add "$BRIDGE" type bridge 2>&1)"
   fi
   touch "$dir/$MARKER"
-  trap 'say "start failed; cleaning up"; trap - EXIT; do_stop "$dir" || true; exit 1' EXIT
+  claimed=$dir # global: the trap runs after do_start's locals are gone
+  trap 'say "start failed; cleaning up"; trap - EXIT; do_stop "$claimed" || true; exit 1' EXIT
   trap 'exit 1' INT TERM
   add_network "$dir"
   chmod 755 "$dir" # munged wants every folder above its socket searchable by all
