@@ -9,12 +9,6 @@ import { api, http, HttpResponse, server } from '../../../test/server';
 function serveCatalog() {
   server.use(
     http.get(api('/cfg/apps'), () => HttpResponse.json({ count: apps.length, items: apps })),
-    http.get(api('/cfg/apps/:id'), ({ params }) => {
-      const app = apps.find((a) => a.id === params.id);
-      return app
-        ? HttpResponse.json(app)
-        : HttpResponse.json({ detail: 'Application not found.' }, { status: 404 });
-    }),
     // Out of order on purpose: the portal sorts by SemVer.
     http.get(api('/cfg/apps/:id/versions'), () =>
       HttpResponse.json({
@@ -22,16 +16,9 @@ function serveCatalog() {
         items: [{ version: '1.9.0' }, { version: '2.0.0-rc.1' }, { version: '1.10.0' }],
       }),
     ),
-    http.get(api('/cfg/apps/:id/versions/:version'), ({ params }) =>
-      HttpResponse.json({ version: params.version, description: 'A version.' }),
-    ),
     http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
       HttpResponse.json({ count: profiles.length, items: profiles }),
     ),
-    http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), ({ params }) => {
-      const p = profiles.find((x) => x.id === params.profile);
-      return p ? HttpResponse.json(p) : HttpResponse.json({ detail: 'Profile not found.' }, { status: 404 });
-    }),
   );
 }
 
@@ -175,69 +162,12 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     );
     renderRoute('/launch?app=usd-viewer&profile=small');
     await reviewAndLaunch();
-    expect(await screen.findByText('Profile does not apply.')).toBeInTheDocument();
-    expect(screen.getByRole('combobox', { name: 'Profile' })).toHaveAccessibleDescription(
-      'Profile does not apply.',
-    );
+    const words = 'Profile does not apply. Choose a profile that applies to this version.';
+    expect(await screen.findByText(words)).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Profile' })).toHaveAccessibleDescription(words);
     expect(screen.getByRole('combobox', { name: 'Version' })).not.toHaveAccessibleDescription(
       /does not apply/,
     );
-  });
-
-  it('confirms the application, version and profile at the same time before it posts', async () => {
-    serveCatalog();
-    let inFlight = 0;
-    let most = 0;
-    const lookups: string[] = [];
-    // Each lookup answers after a short wait; the most of them in flight at once shows whether they overlap.
-    const slow = async (request: Request) => {
-      lookups.push(new URL(request.url).pathname);
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      inFlight -= 1;
-    };
-    server.use(
-      http.get(api('/cfg/apps/:id'), async ({ request, params }) => {
-        await slow(request);
-        return HttpResponse.json(apps.find((a) => a.id === params.id));
-      }),
-      http.get(api('/cfg/apps/:id/versions/:version'), async ({ request, params }) => {
-        await slow(request);
-        return HttpResponse.json({ version: params.version, description: 'A version.' });
-      }),
-      http.get(api('/cfg/apps/:id/versions/:version/profiles/:profile'), async ({ request, params }) => {
-        await slow(request);
-        return HttpResponse.json(profiles.find((x) => x.id === params.profile));
-      }),
-      http.post(api('/stream'), () => HttpResponse.json(ready)),
-    );
-    const { router } = renderRoute('/launch?app=usd-viewer&version=1.9.0&profile=default');
-    const review = await screen.findByRole('button', { name: 'Review' });
-    await waitFor(() => expect(review).toBeEnabled());
-    await userEvent.click(review);
-    const launch = await screen.findByRole('button', { name: 'Launch' });
-    // Only the launch's own lookups count, not the wizard's while the person chose.
-    await waitFor(() => expect(inFlight).toBe(0));
-    lookups.length = 0;
-    most = 0;
-    await userEvent.click(launch);
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
-    expect(lookups).toEqual(
-      expect.arrayContaining([
-        '/api/cfg/apps/usd-viewer',
-        '/api/cfg/apps/usd-viewer/versions/1.9.0',
-        '/api/cfg/apps/usd-viewer/versions/1.9.0/profiles/default',
-      ]),
-    );
-    expect(most).toBe(3);
-  });
-
-  it('says an application that no longer exists (404) on the application field', async () => {
-    serveCatalog();
-    renderRoute('/launch?app=gone-app&profile=default');
-    await reviewAndLaunch();
-    expect(await screen.findByText('Application gone-app no longer exists.')).toBeInTheDocument();
   });
 
   it('shows a 403 as a permission message', async () => {

@@ -3,7 +3,8 @@ import semver from 'semver';
 import { isApiError } from '../../../lib/api-client';
 import { describeError } from '../../../lib/error-text';
 import type { VersionInfo } from '../../../lib/versions';
-import { fieldOfError, LaunchError, type LaunchField } from '../api/launch-session';
+import { LaunchError } from '../api/launch-session';
+import { fieldOfError, type LaunchField } from '../utils/launch-refusal';
 
 const NAMES: Record<string, string> = { app: 'application', version: 'version', profile: 'profile' };
 const WHATS: Record<string, string> = { app: 'Application', version: 'Version', profile: 'Profile' };
@@ -30,18 +31,25 @@ export function reviewReason(state: {
   return undefined;
 }
 
-/** An API error's message for `field`, if it belongs there. */
+/** An error's message for `field`, if it belongs there: a refused launch's words, or a lookup's while choosing. */
 export function fieldMessage(error: unknown, field: LaunchField, value: string): string | undefined {
-  const launchError = error instanceof LaunchError ? error : undefined;
-  const apiError = launchError?.apiError ?? (isApiError(error) ? error : undefined);
-  if (!apiError) return undefined;
-  const owner = launchError ? launchError.field : fieldOfError(apiError, field);
-  if (owner !== field && !(owner === 'arguments' && field.startsWith('arguments.'))) return undefined;
-  if (apiError.status === 404) {
+  if (error instanceof LaunchError) return error.field === field ? error.message : undefined;
+  if (!isApiError(error) || fieldOfError(error, field) !== field) return undefined;
+  if (error.status === 404) {
     const what = WHATS[field] ?? 'Argument';
     return `${what} ${value} no longer exists${field === 'profile' ? ' or does not apply to this version' : ''}.`;
   }
-  return apiError.issues.map((i) => i.msg).join('; ') || describeError(apiError);
+  return error.issues.map((i) => i.msg).join('; ') || describeError(error);
+}
+
+/**
+ * A refused launch's words that no field shows: the arguments as a whole, or an argument the version
+ * (as this page knows it) does not declare. The Options step shows them.
+ */
+export function optionsMessage(error: unknown, declared: readonly string[]): string | undefined {
+  if (!(error instanceof LaunchError) || !error.field?.startsWith('arguments')) return undefined;
+  const name = error.field.slice('arguments.'.length);
+  return error.field === 'arguments' || !declared.includes(name) ? error.message : undefined;
 }
 
 /** The application field's problem found while choosing: an id the catalog does not have. */

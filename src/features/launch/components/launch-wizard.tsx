@@ -9,9 +9,10 @@ import Stepper from '@mui/material/Stepper';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
+import { appQueries } from '../../../lib/queries/app-queries';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { versionParam } from '../../../lib/versions';
-import { launchSession, LaunchError, type LaunchField } from '../api/launch-session';
+import { launchSession, LaunchError } from '../api/launch-session';
 import { launchQueries } from '../api/launch-queries';
 import {
   argumentFields,
@@ -20,9 +21,18 @@ import {
   argumentValue,
   argumentValues,
 } from '../utils/argument-values';
+import type { LaunchField } from '../utils/launch-refusal';
 import { ArgumentFields } from './argument-fields';
 import { AppField, ProfileField, VersionField } from './launch-fields';
-import { appProblem, fieldMessage, fieldName, reviewReason, versionProblem } from './launch-problems';
+import {
+  appProblem,
+  fieldMessage,
+  fieldName,
+  optionsMessage,
+  reviewReason,
+  versionProblem,
+} from './launch-problems';
+import { LaunchRefusalAlert } from './launch-refusal-alert';
 import { LaunchReview } from './launch-review';
 
 const steps = ['Application', 'Version', 'Profile', 'Options', 'Review'];
@@ -52,9 +62,16 @@ export function LaunchWizard() {
     // Ready (200) or waiting (202), the session's page takes it from here, starting from this answer.
     onSuccess: (session) => {
       queryClient.setQueryData(sessionQueries.detail(session.id).queryKey, { session, ended: undefined });
+      // The app bar's count and the sessions page show the new session now, not at their next poll.
+      void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
       navigate(`/sessions/${session.id}`);
     },
-    onError: () => setReviewing(false),
+    onError: (error) => {
+      setReviewing(false);
+      // What the catalog no longer has may still be in the lists this page loaded: they are asked again.
+      if (error instanceof LaunchError && error.field && !error.field.startsWith('arguments'))
+        void queryClient.invalidateQueries({ queryKey: appQueries.detail(app).queryKey });
+    },
   });
 
   /** Changes the query; `null` removes a key, and so does '' unless `keepEmpty` (a field emptied on purpose). */
@@ -95,9 +112,11 @@ export function LaunchWizard() {
     profile: errorFor('profile', profile),
   };
   const formError =
-    launch.error instanceof LaunchError && launch.error.field === undefined
-      ? launch.error.apiError
-      : undefined;
+    launch.error && !(launch.error instanceof LaunchError && launch.error.field) ? launch.error : undefined;
+  const optionsError = optionsMessage(
+    launch.error,
+    declared.map((d) => d.name),
+  );
   const listError = [apps.error, versions.error].find((e) => isApiError(e) && e.status === 403);
   const wrongArgument = declared.find((d) => argumentErrors[d.name]);
   const problem = (['app', 'version', 'profile'] as const).find((f) => errors[f]);
@@ -112,7 +131,7 @@ export function LaunchWizard() {
   });
   const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
   // A step in error is marked so; a step is done only once the service confirmed it (never for a link's guess).
-  const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument];
+  const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument ?? optionsError];
   const confirmed = [
     versions.isSuccess,
     versions.isSuccess && !versionError,
@@ -143,13 +162,7 @@ export function LaunchWizard() {
       {apps.isError && listError === undefined && (
         <ErrorAlert error={apps.error} what="The catalog" onRetry={() => void apps.refetch()} />
       )}
-      {formError && (
-        <ErrorAlert
-          error={formError}
-          what="This application"
-          onRetry={() => launch.mutate(launch.variables!)}
-        />
-      )}
+      {formError && <LaunchRefusalAlert error={formError} onRetry={() => launch.mutate(launch.variables!)} />}
       {reviewing ? (
         <LaunchReview
           choice={choice}
@@ -198,6 +211,7 @@ export function LaunchWizard() {
           {profiles.isSuccess && profiles.data.length === 0 && (
             <Alert severity="warning">No profile applies to this version.</Alert>
           )}
+          {optionsError && <Alert severity="error">{optionsError}</Alert>}
           <ArgumentFields
             declared={declared}
             texts={texts}
