@@ -7,7 +7,7 @@
 # network namespace of its own (sg-node1 at 10.77.0.11, sg-node2 at 10.77.0.12), each with one fake GPU (a gres.conf
 # File= on a character device made here). Everything lives in a temporary folder, or in STREAMGATE_TEST_CLUSTER_DIR
 # (absent or empty); nothing in /etc/slurm or /etc/munge is read or touched. Needs root (CAP_NET_ADMIN).
-# STREAMGATE_TEST_CLUSTER_TIMEOUT: seconds to wait for both nodes to be idle (60);
+# STREAMGATE_TEST_CLUSTER_TIMEOUT: seconds to wait for both nodes to be idle and the scheduler running (60);
 # STREAMGATE_TEST_SLURM_EXTRA: lines appended to slurm.conf (e.g. "SlurmdTimeout=10").
 set -euo pipefail
 shopt -s nullglob
@@ -210,6 +210,8 @@ do_start() {
     mkdir -p "$dir"
   else
     dir=$(mktemp -d -t streamgate-slurm.XXXXXX)
+    # The env file holds the paths unquoted, and slurm.conf cannot quote them.
+    [[ $dir =~ ^[A-Za-z0-9/._-]+$ ]] || { rmdir "$dir"; die "the temporary folder $dir has characters slurm.conf cannot hold; set TMPDIR"; }
   fi
   [ "${#dir}" -le 80 ] || die "the folder's path is too long for munge's socket (80 characters at most): $dir"
   # The bridge is the claim: once it exists, this start owns the cluster, and a failure from here stops it all.
