@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
 import { blit, drawCursor, toRead } from './frame-pixels.ts';
-import { call, openDisplay } from './x-client.ts';
+import { call } from './x-call.ts';
+import { openDisplay } from './x-client.ts';
 import { startXServer, type XServer } from './x-server.ts';
 
 describe('the rectangles read', () => {

@@ -35,7 +35,8 @@ import {
 import { EventEmitter } from 'node:events';
 import type { ByteBudget } from './byte-budget.ts';
 import { framebufferReader, pixelReader, segmentFiles, type PixelReader } from './pixel-readers.ts';
-import { call, openDisplay } from './x-client.ts';
+import { call } from './x-call.ts';
+import { openDisplay } from './x-client.ts';
 import type { Framebuffer } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */

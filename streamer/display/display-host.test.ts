@@ -50,6 +50,7 @@ function fakeParts(failing: keyof DisplayParts) {
       return Object.assign(new EventEmitter(), {
         fit: () => undefined,
         releaseAll: () => undefined,
+        clipboard: new EventEmitter(),
         close: () => void events.push('connection closed'),
       });
     },

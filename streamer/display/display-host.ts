@@ -22,6 +22,7 @@ import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../transport/stream-server.ts';
 import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture } from './capture.ts';
+import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
 import { inputHandler } from './display-input.ts';
 import { programEnding, Tail } from './program-ending.ts';
 import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
@@ -153,12 +154,12 @@ export async function startDisplayHost(
     const answer = (message: AppMessage): AppMessage[] => {
       if (message.event_type === 'clipboard') {
         const text = message.payload.text;
-        if (typeof text !== 'string' || text.length > 64 * 1024) {
+        if (typeof text !== 'string' || text.length > CLIPBOARD_MAX_BYTES) {
           return [
             { event_type: 'error', payload: { message: 'A clipboard needs its text, at most 64 KiB.' } },
           ];
         }
-        client.setClipboard(text);
+        client.clipboard.set(text);
         return [];
       }
       const unknown = `Unknown event type: ${message.event_type.slice(0, 100)}`;
@@ -182,7 +183,7 @@ export async function startDisplayHost(
       ),
       (made) => made.close(),
     );
-    client.on('clipboard', (text) =>
+    client.clipboard.on('text', (text) =>
       stream.broadcast({ event_type: 'clipboard', payload: { text } }, 'control'),
     );
 

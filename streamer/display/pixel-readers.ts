@@ -5,7 +5,7 @@
  */
 import { closeSync, ftruncateSync, openSync, readSync, readvSync, unlinkSync } from 'node:fs';
 import { blit, type Rect } from './frame-pixels.ts';
-import { call } from './x-client.ts';
+import { call } from './x-call.ts';
 import type { Framebuffer } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in the capture's files. */

@@ -5,7 +5,9 @@
  */
 import { EventEmitter } from 'node:events';
 import x11 from 'x11';
+import { Clipboard } from './clipboard.ts';
 import { isModifier } from './keysyms.ts';
+import { call } from './x-call.ts';
 import { cookieOf } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
@@ -13,22 +15,12 @@ type X = any;
 
 const XTEST = { KeyPress: 2, KeyRelease: 3, ButtonPress: 4, ButtonRelease: 5, MotionNotify: 6 };
 const SHIFT_L = 0xffe1;
-const ATOM_ATOM = 4;
-const ATOM_STRING = 31;
 const SUBSTRUCTURE_NOTIFY = 0x00080000;
-const PROPERTY_CHANGE = 0x00400000;
 
 /** What the connection reports. */
 export interface XClientEvents {
   /** A top-level window of the program was mapped (the first one means the program is up). */
   window: [number];
-  /** Text that a program of the display put on its clipboard (or primary selection). */
-  clipboard: [string];
-}
-
-/** A callback-style request of the x11 package as a promise. */
-export function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
 }
 
 /**
@@ -63,17 +55,14 @@ export class XClient extends EventEmitter<XClientEvents> {
   private readonly held = new Map<string, number>();
   private readonly buttons = new Set<number>();
   private shiftDown = false;
-  private clipboardText = '';
-  private lastSeen = '';
-  private pollTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private constructor(
     private readonly X: X,
     private readonly root: number,
     private readonly xtest: X,
-    private readonly own: number,
-    private readonly atoms: Record<'CLIPBOARD' | 'PRIMARY' | 'TARGETS' | 'UTF8_STRING' | 'XSEL', number>,
+    /** The display's clipboard, both ways (clipboard.ts). */
+    readonly clipboard: Clipboard,
     private readonly keysymsPerKeycode: number,
   ) {
     super();
@@ -83,26 +72,14 @@ export class XClient extends EventEmitter<XClientEvents> {
   static async connect(display: string, authFile?: string): Promise<XClient> {
     const { conn, X, root } = await openDisplay(display, { authFile });
     const xtest: X = await call((cb) => X.require('xtest', cb));
-    const intern = (name: string) => call<number>((cb) => X.InternAtom(false, name, cb));
-    const atoms = {
-      CLIPBOARD: await intern('CLIPBOARD'),
-      PRIMARY: 1,
-      TARGETS: await intern('TARGETS'),
-      UTF8_STRING: await intern('UTF8_STRING'),
-      XSEL: await intern('STREAMGATE_SELECTION'),
-    };
-    // An invisible window of our own: owner of the selections we set, receiver of those we read.
-    const own: number = X.AllocID();
-    X.CreateWindow(own, root, -10, -10, 1, 1, 0, 0, 0, 0, { eventMask: PROPERTY_CHANGE });
+    const clipboard = await Clipboard.start(X, root);
     X.ChangeWindowAttributes(root, { eventMask: SUBSTRUCTURE_NOTIFY });
     const min: number = conn.min_keycode;
     const max: number = conn.max_keycode;
     const rows: number[][] = await call((cb) => X.GetKeyboardMapping(min, max - min + 1, cb));
-    const client = new XClient(X, root, xtest, own, atoms, rows[0]?.length ?? 2);
+    const client = new XClient(X, root, xtest, clipboard, rows[0]?.length ?? 2);
     client.learnKeys(min, rows);
     X.on('event', (event: X) => client.onEvent(event));
-    client.pollTimer = setInterval(() => client.readClipboard(), 500);
-    client.pollTimer.unref();
     return client;
   }
 
@@ -159,18 +136,10 @@ export class XClient extends EventEmitter<XClientEvents> {
     this.shiftDown = false;
   }
 
-  /** Puts `text` on the clipboard and the primary selection of the display. */
-  setClipboard(text: string): void {
-    this.clipboardText = text;
-    this.lastSeen = text;
-    this.X.SetSelectionOwner(this.own, this.atoms.CLIPBOARD, 0);
-    this.X.SetSelectionOwner(this.own, this.atoms.PRIMARY, 0);
-  }
-
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.pollTimer);
+    this.clipboard.close();
     this.releaseAll();
     try {
       this.X.terminate();
@@ -209,7 +178,7 @@ export class XClient extends EventEmitter<XClientEvents> {
   private onEvent(event: X): void {
     switch (event.name) {
       case 'MapNotify':
-        if (event.event !== this.root || event.overrideRedirect || event.wid === this.own) return;
+        if (event.event !== this.root || event.overrideRedirect) return;
         if (!this.windows.has(event.wid)) {
           this.windows.add(event.wid);
           if (this.size.width > 0) this.X.ConfigureWindow(event.wid, { x: 0, y: 0, ...this.size });
@@ -235,60 +204,8 @@ export class XClient extends EventEmitter<XClientEvents> {
       case 'DestroyNotify':
         this.windows.delete(event.wid);
         return;
-      case 'SelectionRequest':
-        return this.answerSelection(event);
-      case 'SelectionNotify':
-        return this.takeSelection(event);
       default:
         return;
     }
-  }
-
-  /** Another program asks for the text we own. */
-  private answerSelection(event: X): void {
-    const { requestor, selection, target, time } = event;
-    let property: number = event.property || target;
-    if (target === this.atoms.TARGETS) {
-      this.X.ChangeProperty(0, requestor, property, ATOM_ATOM, 32, [
-        this.atoms.TARGETS,
-        this.atoms.UTF8_STRING,
-        ATOM_STRING,
-      ]);
-    } else if (target === this.atoms.UTF8_STRING || target === ATOM_STRING) {
-      this.X.ChangeProperty(0, requestor, property, target, 8, Buffer.from(this.clipboardText, 'utf8'));
-    } else {
-      property = 0;
-    }
-    this.X.SendEvent(requestor, 0, 0, {
-      name: 'SelectionNotify',
-      seq: 0,
-      time,
-      requestor,
-      selection,
-      target,
-      property,
-    });
-  }
-
-  /** Asks the owners of the clipboard and the primary selection for their text, unless we own them. */
-  private readClipboard(): void {
-    if (this.closed) return;
-    for (const selection of [this.atoms.CLIPBOARD, this.atoms.PRIMARY]) {
-      this.X.GetSelectionOwner(selection, (err: Error | null, owner: number) => {
-        if (err || owner === 0 || owner === this.own) return;
-        this.X.ConvertSelection(this.own, selection, this.atoms.UTF8_STRING, this.atoms.XSEL, 0);
-      });
-    }
-  }
-
-  private takeSelection(event: X): void {
-    if (event.requestor !== this.own || event.property === 0) return;
-    this.X.GetProperty(1, this.own, this.atoms.XSEL, 0, 0, 64 * 1024, (err: Error | null, prop: X) => {
-      if (err || !prop?.data) return;
-      const text = (prop.data as Buffer).toString('utf8');
-      if (text === '' || text === this.lastSeen) return;
-      this.lastSeen = text;
-      this.emit('clipboard', text);
-    });
   }
 }
