@@ -1,10 +1,10 @@
 /**
- * Test support for the state store's tests: stores over a temporary data directory (removed after each
- * test) and a map of small items, as the manager keeps its sessions.
+ * Test support for the session repository's tests: repositories over a temporary data directory
+ * (removed after each test) and a map of small items, as the manager keeps its sessions.
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach } from 'vitest';
-import { StateStore, type StoreOptions } from '../server/sessions/state-store.ts';
+import { JournalRepository, type JournalOptions } from '../server/state/journal-repository.ts';
 import { removeDir, tempDataDir } from './session-support.ts';
 
 let dir: string | undefined;
@@ -18,13 +18,15 @@ export interface Item {
   n: number;
 }
 
-/** A store over a map of items by id, as the manager keeps its sessions. */
+export type Repository = JournalRepository<Item>;
+
+/** A repository over a map of items by id, as the manager keeps its sessions. */
 export function storeOver(
   directory: string,
   items = new Map<string, Item>(),
-  options: Partial<StoreOptions<Item, Item>> = {},
-): StateStore<Item> {
-  return new StateStore<Item>(directory, { items: () => items, key: (item) => item.id, ...options });
+  options: Partial<JournalOptions<Item, Item>> = {},
+): Repository {
+  return new JournalRepository<Item>(directory, { items: () => items, key: (item) => item.id, ...options });
 }
 
 /** A new data directory, removed after the test. */
@@ -32,8 +34,8 @@ export async function tempStoreDir(): Promise<string> {
   return (dir = await tempDataDir());
 }
 
-/** A store over a new data directory (removed after the test) and an empty map of items. */
-export async function freshStore(options: Partial<StoreOptions<Item, Item>> = {}) {
+/** A repository over a new data directory (removed after the test) and an empty map of items. */
+export async function freshStore(options: Partial<JournalOptions<Item, Item>> = {}) {
   const directory = await tempStoreDir();
   const items = new Map<string, Item>();
   return { directory, items, store: storeOver(directory, items, options) };
@@ -45,14 +47,20 @@ export function loadFrom(directory: string) {
 }
 
 /** Sets (or, with `undefined`, removes) an item and saves that change. */
-export function change(store: StateStore<Item>, items: Map<string, Item>, id: string, n?: number) {
+export function change(store: Repository, items: Map<string, Item>, id: string, n?: number) {
   if (n === undefined) items.delete(id);
   else items.set(id, { id, n });
   return store.save(id);
 }
 
-export async function journalLines(store: StateStore<Item>): Promise<string[]> {
-  return (await readFile(store.journal, 'utf8')).split('\n').filter(Boolean);
+/** The journal's lines, without the empty text before each. */
+export async function journalLines(store: Repository): Promise<string[]> {
+  return (await readFile(store.files.journal, 'utf8')).split('\n').filter(Boolean);
+}
+
+/** A whole state or line as the files hold it. */
+export function wholeLine(generation: number | undefined, sessions: unknown[]): string {
+  return JSON.stringify({ version: 1, generation, savedAt: new Date().toISOString(), sessions });
 }
 
 export const byId = (a: Item, b: Item) => a.id.localeCompare(b.id);
