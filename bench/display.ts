@@ -19,7 +19,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { freePort, freeUdpPort } from '../e2e/support/ports';
 import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
-import { appEntry, prepareAppBundles } from '../server/runners/app-bundles';
 import { cpuSeconds as cpu, median, quantile } from './stats';
 
 declare const whep: WhepPageApi;
@@ -101,18 +100,14 @@ async function startHost(width: number, height: number, codec: Codec): Promise<H
   const size = ['--width', String(width), '--height', String(height), '--max-width', String(width)];
   // BENCH_HOST_NODE_ARGS: extra Node flags for the host, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const args = [...nodeArgs, ...appEntry('display'), '--signaling-port', String(signaling)];
-  const child = spawn(
-    process.execPath,
-    [
-      ...args,
-      ...['--media-port', String(media), '--codec', codec, ...size, '--max-height', String(height)],
-      ...['--', ...XTERM],
-    ],
-    {
-      stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'],
-    },
-  );
+  // The display host's own program, as a person runs it: its steady figures (CPU, bandwidth, key to photon) do
+  // not depend on whether Node loads it from the service's bundle or from its sources.
+  const host = ['--import', 'tsx', 'streamer/display/main.ts', '--signaling-port', String(signaling)];
+  const flags = ['--media-port', String(media), '--codec', codec, ...size, '--max-height', String(height)];
+  const child = spawn(process.execPath, [...nodeArgs, ...host, ...flags, '--', ...XTERM], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'],
+  });
   const url = `http://127.0.0.1:${signaling}`;
   for (let i = 0; i < 300; i++) {
     if ((await fetch(`${url}/health`).catch(() => null))?.status === 200) break;
@@ -240,8 +235,6 @@ function runNoVnc(): NoVnc | null {
 }
 
 async function main() {
-  // The host runs as the service runs it: its bundle, not its sources through tsx.
-  await prepareAppBundles(process.cwd(), (message) => console.error(message));
   const novnc = runNoVnc();
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {

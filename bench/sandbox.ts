@@ -4,23 +4,25 @@
  * 1. A program's start, bare and sandboxed, in the same run: on one Xvfb, xterm is started bare and through
  *    sandbox/bwrap.ts (its own user, namespaces, seccomp filter, control group) by turns, and the time from
  *    spawn to its first window mapped is taken for each. Target: the sandbox adds at most 30 ms (median).
- * 2. The memory of an idle terminal session, all its processes: a real service launches the Terminal at
- *    1280x720 (the display 1920x1080), nobody watches for 5 s, and each process of the session's control groups
- *    is read: RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
+ * 2. The memory of an idle terminal session, all its processes: the real service, started as a user starts it,
+ *    launches the Terminal at 1280x720 (the display 1920x1080) through its API, nobody watches for 5 s, and
+ *    each process below the service (this session's, the only one) is read: RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
  *    among their users, the fair share of one session). Target: at most 150 MB.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+// Part 1 alone measures from the sandbox's and the display's own modules: the cost of one sandbox start is a
+// part of every launch that no entry point of the service gives apart from the rest (the X server, the program's
+// own start), so the bench makes one display and starts the same program bare and sandboxed on it, by turns.
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
 import { SessionCgroup } from '../sandbox/cgroups.ts';
 import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
 import { freePort } from '../e2e/support/ports.ts';
+import { startService } from './service.ts';
 import { median } from './stats.ts';
 
 const ROUNDS = 12;
@@ -126,14 +128,31 @@ function commandOf(pid: number): string {
   }
 }
 
+/** Every process below `pid`, from each process's parent in /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const found: number[] = [];
+  for (let next = children.get(pid) ?? []; next.length > 0; next = next.flatMap((p) => children.get(p) ?? []))
+    found.push(...next);
+  return found;
+}
+
+/**
+ * The service as a user runs it (bench/service.ts), with one Terminal session and nothing else: every process
+ * below the service is that session's.
+ */
 async function idleSessionMemory(): Promise<void> {
-  const kit = await findSandboxKit();
-  if (typeof kit === 'string') throw new Error(`No sandbox here: ${kit}`);
-  const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
-  const port = await freePort();
-  await writeFile(
-    path.join(dir, 'catalog.yaml'),
-    `applications:
+  const catalog = `applications:
   - id: terminal
     name: Terminal
     description: xterm.
@@ -145,36 +164,24 @@ profiles:
     description: 1280x720, up to 1920x1080.
     applications: [{id: terminal, versions: ["*"]}]
     settings: {width: 1280, height: 720, max_width: 1920, max_height: 1080}
-`,
-  );
-  const service = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      STREAMGATE_CATALOG: path.join(dir, 'catalog.yaml'),
-      STREAMGATE_DATA_DIR: path.join(dir, 'state'),
-      STREAMGATE_PORT_RANGE: '46900-46919',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  const api = `http://127.0.0.1:${port}/api`;
+`;
+  const env = { STREAMGATE_PORT_RANGE: '46900-46919', LOG_LEVEL: 'warn' };
+  const service = await startService({ port: await freePort(), catalog, env });
+  const api = `${service.base}/api`;
   try {
-    for (let i = 0; i < 300 && !(await fetch(`${api}/cfg/apps`).catch(() => null))?.ok; i++) await sleep(100);
-    const created = (await (
-      await fetch(`${api}/stream`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id: 'terminal', profile: 'desktop' }),
-      })
-    ).json()) as { id: string };
+    const answer = await fetch(`${api}/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'terminal', profile: 'desktop' }),
+    });
+    if (answer.status >= 300)
+      throw new Error(`POST /stream answered ${answer.status}: ${await answer.text()}`);
+    const created = (await answer.json()) as { id: string };
     for (let i = 0; i < 300 && (await fetch(`${api}/stream/${created.id}`)).status !== 200; i++)
       await sleep(100);
     await sleep(5_000);
-    const group = new SessionCgroup(kit.hierarchy, created.id);
     const rows = new Map<string, { rss: number; pss: number; count: number }>();
-    for (const pid of group.pids()) {
+    for (const pid of descendants(service.pid)) {
       const name = commandOf(pid);
       const row = rows.get(name) ?? { rss: 0, pss: 0, count: 0 };
       row.rss += memoryKb(pid, 'Rss');
@@ -199,9 +206,7 @@ profiles:
     );
     await fetch(`${api}/stream/${created.id}`, { method: 'DELETE' });
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
-    await rm(dir, { recursive: true, force: true });
+    await service.stop();
   }
 }
 

@@ -1,26 +1,74 @@
 /**
- * The servers that bench/server.ts measures, each run in a child process of its own:
- * `--serve-app` (the service, and the same HTTP layer over in-memory sessions) and `--serve-bare`
- * (node:http answering the service's own bytes; on a second port, also writing each POST to disk
- * before its answer). They answer `cpu` messages with the CPU time used.
+ * What bench/server.ts runs: the service's catalog and the loop that ends its queued sessions through the API,
+ * and the reference it measures the service against, run in a child process of its own:
+ * `--serve-bare`, node:http answering the service's own bytes (on a second port, also writing each POST to disk
+ * before its answer). It answers `cpu` messages with the CPU time used. The service itself is started as the
+ * real program (bench/service.ts), never from its modules.
  */
 import { closeSync, fdatasync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Session } from '../server/sessions/session.ts';
-import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
-import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { STAND_IN_COMMAND } from './service.ts';
 
 /** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
 export const APP_PORT = BASE_PORT;
 export const BARE_PORT = BASE_PORT + 1;
-export const LAYER_PORT = BASE_PORT + 2;
 export const BARE_DURABLE_PORT = BASE_PORT + 3;
 /** Ports of the sessions: the stand-in that holds the GPU takes one pair. */
-const SESSION_PORTS = { first: BASE_PORT + 190, last: BASE_PORT + 199 };
+export const SESSION_PORTS = `${BASE_PORT + 190}-${BASE_PORT + 199}`;
+
+/** The service's catalog: the application the load asks for, and the stand-in that holds the only GPU. */
+export const CATALOG = `
+applications:
+  - id: usd-viewer
+    name: USD Viewer
+    description: Explore USD stages in a lightweight viewer (the sample application stands in for it).
+    tags: [viewer, usd]
+    versions:
+      - version: 1.2.0
+        description: Stable release.
+  - id: holder
+    name: GPU holder
+    description: Holds the only GPU, so that every other launch queues.
+    versions:
+      - version: 1.0.0
+        description: Answers its health check and nothing else.
+        launch: { command: ${JSON.stringify(STAND_IN_COMMAND)} }
+profiles:
+  - id: default
+    name: Default
+    description: One GPU.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { idle_timeout_min: 60 }
+`;
+
+/**
+ * Ends the queued sessions every 50 ms through the API, as a user's program would: the list, then a DELETE
+ * each (at most 8 at once). Returns the function that stops it.
+ */
+export function startReaper(base: string, keep: string): () => Promise<void> {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const list = (await (await fetch(`${base}/api/stream?limit=500`)).json()) as {
+        items: { id: string }[];
+      };
+      const ids = list.items.map((s) => s.id).filter((id) => id !== keep);
+      for (let i = 0; i < ids.length; i += 8) {
+        const ends = ids.slice(i, i + 8).map((id) => fetch(`${base}/api/stream/${id}`, { method: 'DELETE' }));
+        await Promise.all(ends);
+      }
+      await sleep(50);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
+}
 
 /** The service's answers, replayed byte for byte by the bare server. */
 export interface Canned {
@@ -28,129 +76,13 @@ export interface Canned {
   postBody: string;
 }
 
-/** Sessions the real manager accepted: create() resolves only once the session is on disk. */
-let accepted = 0;
-
-/**
- * Children report the CPU time they have used, so that cost per request can be told from contention,
- * and the sessions accepted so far.
- */
+/** The bare server's CPU time, on the parent's asking. */
 function answerCpu(): void {
   process.on('message', (message) => {
     if (message !== 'cpu') return;
     const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system, accepted });
+    process.send?.({ cpu: user + system });
   });
-}
-
-/** Sessions kept in a Map and never started: only for the HTTP-layer-only row of the figures. */
-function memoryManager(): SessionManager {
-  const records = new Map<string, SessionRecord>();
-  return {
-    async start() {},
-    async create(request) {
-      // The record the real manager makes for a queued session, with the message it would show.
-      const { record } = Session.create(request, 0);
-      record.message = "Waiting for a free GPU: you're next";
-      // Forgotten at once, so that memory stays flat however long the run.
-      return record;
-    },
-    get: (id) => records.get(id),
-    list: () => ({ count: 0, items: [] }),
-    async end(id) {
-      records.delete(id);
-    },
-    async issueTicket() {
-      return undefined;
-    },
-    async stopSharing() {
-      return undefined;
-    },
-    activeCount: () => 0,
-    counts: () => ({ pending: 0, ready: 0, failed: 0, queued: 0, warm: 0 }),
-    capacity: () => ({ capacity: 1, running: 0, warm: 0, queued: 0, by_profile: [] }),
-    async stop() {},
-  };
-}
-
-/** Child: the real service on the repository catalog, with a manager that queues and never starts. */
-async function serveApp(): Promise<void> {
-  const { buildApp } = await import('../server/app.ts');
-  const { loadCatalog } = await import('../server/catalog/load-catalog.ts');
-  const { loadConfig } = await import('../server/config.ts');
-  const { createSessionManager } = await import('../server/sessions/manager.ts');
-  const { DEFAULT_SETTINGS } = await import('../server/catalog/model.ts');
-  const { standInCommand } = await import('../test-support/session-support.ts');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-'));
-  // No per-caller rate limit: every request of the load is one caller, and a 429 is not an accepted session.
-  const config = {
-    ...loadConfig({ LOG_LEVEL: 'info', STREAMGATE_RATE_LIMIT: 'off' }),
-    port: APP_PORT,
-    dataDir,
-  };
-  const real = createSessionManager({
-    dataDir,
-    portRange: SESSION_PORTS,
-    capacity: 1,
-    queueLimit: 1_000_000,
-    publicHost: '127.0.0.1',
-    readyWaitMs: 0,
-    failedRetentionMs: 60_000,
-    stopGraceMs: 1_000,
-    sandbox: ServiceSandbox.unsandboxedForTests(),
-  });
-  await real.start();
-  /** Sessions answered since the reaper last ran: it ends each once its answer has gone. */
-  let answered: string[] = [];
-  const manager: SessionManager = {
-    ...real,
-    async create(request) {
-      const record = await real.create(request);
-      accepted++;
-      answered.push(record.id);
-      return record;
-    },
-  };
-  // The one GPU is taken by a long-lived stand-in application, so every POST queues and answers 202.
-  const holder = await manager.create({
-    owner: 'bench',
-    app: { id: 'holder', name: 'GPU holder' },
-    version: '1.0.0',
-    profile: { id: 'default', name: 'Default', settings: { ...DEFAULT_SETTINGS, idleTimeoutMs: 3_600_000 } },
-    launch: { command: standInCommand() },
-    arguments: {},
-  });
-  const app = await buildApp(config, {
-    catalog: await loadCatalog(config.catalogPath),
-    manager,
-    tokens: null,
-  });
-  // Only sessions already answered are ended: one still waiting for its write would be gone before it
-  // was encoded, which would spare the service the very work it is measured on.
-  const reaper = setInterval(() => {
-    const ids = answered.filter((id) => id !== holder.id);
-    answered = [];
-    for (const id of ids) void manager.end(id);
-  }, 10);
-  await app.listen({ port: APP_PORT, host: '127.0.0.1' });
-  // The same HTTP layer over a manager that only keeps records in memory: it tells the cost of the
-  // HTTP layer apart from that of the session machinery (queue, durable state) in the figures.
-  const layerOnly = await buildApp(
-    { ...config, logLevel: 'info' },
-    { catalog: await loadCatalog(config.catalogPath), manager: memoryManager(), tokens: null },
-  );
-  await layerOnly.listen({ port: LAYER_PORT, host: '127.0.0.1' });
-  answerCpu();
-  process.send?.('ready');
-  const stop = () => {
-    clearInterval(reaper);
-    void Promise.all([app.close(), layerOnly.close()])
-      .then(() => manager.stop())
-      .finally(() => rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(0)));
-  };
-  process.once('disconnect', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
 
 /**
@@ -229,9 +161,4 @@ function serveBare(canned: Canned): void {
   });
 }
 
-const mode = process.argv[2];
-if (mode === '--serve-app') {
-  await serveApp();
-} else if (mode === '--serve-bare') {
-  serveBare(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Canned);
-}
+if (process.argv[2] === '--serve-bare') serveBare(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Canned);
