@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { STAND_IN_COMMAND } from './service.ts';
+import { standInCatalog } from './service.ts';
 
 /** The first of the ports the bench listens on (BENCH_PORT moves them all, for a machine where they are taken). */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
@@ -21,32 +21,17 @@ export const BARE_DURABLE_PORT = BASE_PORT + 3;
 export const SESSION_PORTS = `${BASE_PORT + 190}-${BASE_PORT + 199}`;
 
 /** The service's catalog: the application the load asks for, and the stand-in that holds the only GPU. */
-export const CATALOG = `
-applications:
-  - id: usd-viewer
+export const CATALOG = standInCatalog(`  - id: usd-viewer
     name: USD Viewer
     description: Explore USD stages in a lightweight viewer (the sample application stands in for it).
     tags: [viewer, usd]
     versions:
       - version: 1.2.0
         description: Stable release.
-  - id: holder
-    name: GPU holder
-    description: Holds the only GPU, so that every other launch queues.
-    versions:
-      - version: 1.0.0
-        description: Answers its health check and nothing else.
-        launch: { command: ${JSON.stringify(STAND_IN_COMMAND)} }
-profiles:
-  - id: default
-    name: Default
-    description: One GPU.
-    applications: [{ id: '*', versions: ['*'] }]
-    settings: { idle_timeout_min: 60 }
-`;
+`);
 
 /**
- * Ends the queued sessions every 50 ms through the API, as a user's program would: the list, then a DELETE
+ * Ends the queued sessions every 10 ms through the API, as a user's program would: the list, then a DELETE
  * each (at most 8 at once). Returns the function that stops it.
  */
 export function startReaper(base: string, keep: string): () => Promise<void> {
@@ -61,7 +46,7 @@ export function startReaper(base: string, keep: string): () => Promise<void> {
         const ends = ids.slice(i, i + 8).map((id) => fetch(`${base}/api/stream/${id}`, { method: 'DELETE' }));
         await Promise.all(ends);
       }
-      await sleep(50);
+      await sleep(10);
     }
   })();
   return async () => {

@@ -10,7 +10,7 @@
  *
  * POST is kept honest this way: the service's only GPU (STREAMGATE_CAPACITY=1) is held by a stand-in
  * application launched first, so every later session is queued and answered 202 at once without starting
- * another; this bench ends the queued sessions every 50 ms through the API (GET /api/stream, then DELETE each),
+ * another; this bench ends the queued sessions every 10 ms through the API (GET /api/stream, then DELETE each),
  * as a user would, so that the queue stays short (as the queue limit keeps it in production). That work is the
  * service's too and counted in its CPU per POST. Every 202 is a session on disk: the service answers only after
  * the write that holds it has been synced. A last row compares the service's POST with the bare server doing the
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
     const base = app.base;
     const launch = (body: string) =>
       fetch(`${base}${POST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const holder = await launch(JSON.stringify({ id: 'holder', profile: 'default' }));
+    const holder = await launch(JSON.stringify({ id: 'stand-in', profile: 'default' }));
     if (holder.status >= 300)
       throw new Error(`The holder's launch answered ${holder.status}: ${await holder.text()}`);
     const holderId = ((await holder.json()) as { id: string }).id;

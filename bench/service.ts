@@ -21,6 +21,28 @@ export const STAND_IN_COMMAND = [
   "require('node:http').createServer((q, r) => r.end('{}')).listen({signaling_port}, '{host}')",
 ];
 
+/**
+ * A catalog with the stand-in (application `stand-in`, version 1.0.0, which holds a GPU and answers its health
+ * check), the `applications` entries given, and one profile, `default`, for all of them (idle: 60 min).
+ */
+export function standInCatalog(applications = ''): string {
+  return `applications:
+${applications}  - id: stand-in
+    name: Stand-in
+    description: Answers its health check and nothing else.
+    versions:
+      - version: 1.0.0
+        description: A Node one-liner.
+        launch: { command: ${JSON.stringify(STAND_IN_COMMAND)} }
+profiles:
+  - id: default
+    name: Default
+    description: One GPU.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { idle_timeout_min: 60 }
+`;
+}
+
 export interface ServiceProcess {
   /** `http://127.0.0.1:PORT`. */
   base: string;

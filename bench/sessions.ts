@@ -12,28 +12,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startService, STAND_IN_COMMAND, type ServiceProcess } from './service.ts';
+import { standInCatalog, startService, type ServiceProcess } from './service.ts';
 import { median, quantile } from './stats.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 18400);
 const ROUNDS = 8;
 const BURSTS = 20;
 
-const CATALOG = `
-applications:
-  - id: stand-in
-    name: Stand-in
-    description: Answers its health check and nothing else.
-    versions:
-      - version: 1.0.0
-        description: A Node one-liner.
-        launch: { command: ${JSON.stringify(STAND_IN_COMMAND)} }
-profiles:
-  - id: default
-    name: Default
-    description: One GPU.
-    applications: [{ id: '*', versions: ['*'] }]
-`;
+const CATALOG = standInCatalog();
 
 function summary(name: string, samples: number[]): void {
   const figure = (q: number) => `${quantile(samples, q).toFixed(2)} ms`;
