@@ -1,20 +1,18 @@
 /**
  * `SessionRepository` over files in the data directory. A write appends one line to the journal
- * (`sessions.json.journal`) and syncs it. Once writes pause, or the journal passes `compactBytes`, the
- * state file (`sessions.json`) and its copy (`.bak`) are replaced atomically with every record and the
- * journal emptied. Each line and file has a generation, one more per line; `load()` applies each newer
- * than what it has, so lines a crash left behind after a compaction are passed over.
+ * (`sessions.json.journal`) and syncs it: the records changed since the line before, whole, and the ids of
+ * those gone (`put`, `del`), or after a load or a failed write every record (`sessions`). Once writes pause,
+ * or the journal passes `compactBytes`, the state file (`sessions.json`) and its copy (`.bak`) are replaced
+ * atomically with every record and the journal emptied. Each line and file has a generation, one more per
+ * line; `load()` applies each newer than what it has, so lines a crash left after a compaction are passed
+ * over. A line starts with a newline: one torn by a failed write stands alone, never valid JSON, and is
+ * reported unless last (as a crash mid-write leaves it).
  */
 import { mkdir, open, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
 import type { Changed, LoadResult, SessionRepository } from './session-repository.ts';
 
-/**
- * A line: the records changed since the line before, whole, and the ids of those gone (`put`, `del`), or
- * every record (`sessions`: the state file, and a line after a load or a failed write). Each starts with
- * a newline, so one torn by a failed write stands alone: never valid JSON, reported unless last.
- */
 type Line<T> = { version: 1; generation?: number; sessions?: T[]; put?: T[]; del?: string[] };
 
 /**
@@ -59,8 +57,7 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
     const [problems, items] = [[] as string[], new Map<string, T>()];
     let [source, at]: [LoadResult<T>['source'], number] = ['none', -1];
     // The state file, then its copy (taken only if newer), then the journal's lines.
-    for (const from of ['main', 'backup', 'journal'] as const) {
-      const file = this.files[from];
+    for (const [from, file] of Object.entries(this.files) as [LoadResult<T>['source'], string][]) {
       const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') problems.push(`${file}: ${error.message}`);
       });
@@ -117,12 +114,9 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
     const [items, encode] = [this.options.items(), this.options.encode];
     const head = `{"version":1,"generation":${generation},"savedAt":"${new Date().toISOString()}"`;
     if (changed === 'all') return `${head},"sessions":[${Array.from(items.values(), encode).join(',')}]}`;
-    const [put, del] = [[] as string[], [] as string[]];
-    for (const [id, removed] of changed) {
-      const item = removed ? undefined : items.get(id);
-      if (item === undefined) del.push(id);
-      else put.push(encode(item));
-    }
+    const now = Array.from(changed, ([id, removed]) => [id, removed ? undefined : items.get(id)] as const);
+    const put = now.flatMap(([, item]) => (item === undefined ? [] : [encode(item)]));
+    const del = now.flatMap(([id, item]) => (item === undefined ? [id] : []));
     return `${head},"put":[${put.join(',')}],"del":${JSON.stringify(del)}}`;
   }
 
@@ -142,7 +136,6 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
     batch.forEach((waiter) => waiter.resolve());
     if (this.journalBytes >= this.options.compactBytes) return this.compact();
     clearTimeout(this.idleTimer);
-    // The journal holds everything already: the timer never keeps the process up.
     this.idleTimer = setTimeout(() => void this.flush(), this.options.idleMs).unref();
   }
 

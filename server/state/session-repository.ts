@@ -10,8 +10,7 @@ export interface LoadResult<T> {
 
 /**
  * Where the service keeps its sessions across restarts. The caller owns the records and says which
- * changed; the repository writes them as they are when its next write starts, so that changes made
- * together share one write.
+ * changed; a write takes them as they are when it starts, so changes made together share one write.
  */
 export interface SessionRepository<T> {
   /** What survived the last run; never throws on a missing, torn or foreign file. */
