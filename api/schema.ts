@@ -302,7 +302,7 @@ export interface components {
             ttl_s?: number;
         };
         Capacity: {
-            /** @description Sessions that may hold a GPU at once. */
+            /** @description Sessions that may hold a GPU at once; on a cluster, the GPUs of its nodes that are up, as its scheduler counts them. */
             capacity: number;
             /** @description People's sessions holding a GPU. */
             running: number;
@@ -317,6 +317,37 @@ export interface components {
                 warm: number;
                 /** @description Warm applications the catalog asks for, over every version the profile applies to. */
                 warm_target: number;
+            }[];
+            cluster?: components["schemas"]["Cluster"];
+        };
+        /** @description Where sessions run when they run on a cluster (STREAMGATE_RUNNER=slurm), as its scheduler counts it - extension. */
+        Cluster: {
+            /** @enum {string} */
+            scheduler: "slurm";
+            partitions: {
+                name: string;
+                /** @description GPUs of its nodes that are up. */
+                gpus: number;
+                gpus_in_use: number;
+                nodes: number;
+                /** @description Its nodes that are down, drained or not responding. */
+                nodes_down: string[];
+            }[];
+            nodes: {
+                name: string;
+                address: string;
+                /** @description As the scheduler says it: IDLE, MIXED, ALLOCATED, DOWN, DRAINED ... */
+                state: string;
+                partitions: string[];
+                gpus: number;
+                gpus_in_use: number;
+            }[];
+            /** @description For each profile of the catalog, whether the cluster has nodes up that can run it. */
+            profiles: {
+                profile: components["schemas"]["Identifier"];
+                runnable: boolean;
+                /** @description Why, in words: "2 nodes of partition gpu have 1 GPU each". */
+                message: string;
             }[];
         };
         Ticket: {

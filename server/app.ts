@@ -117,7 +117,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     userLimit: config.userLimit ?? null,
     stillDir: stillDirOf(config.dataDir),
   });
-  await app.register(adminRoutes, { prefix: '/api', manager });
+  await app.register(adminRoutes, { prefix: '/api', manager, catalog });
   await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
   await app.register(portal, { staticDir: config.staticDir, allowedMethods });
   await app.ready();

@@ -79,6 +79,19 @@ export interface SavedRun {
   started: boolean;
 }
 
+/** A cluster's nodes as its scheduler counts them. */
+export interface ClusterNodes {
+  scheduler: 'slurm';
+  nodes: {
+    name: string;
+    address: string;
+    state: string;
+    partitions: string[];
+    gpus: number;
+    gpus_in_use: number;
+  }[];
+}
+
 /** One way of running sessions' applications. */
 export interface Runner {
   /** Prepares what the runner needs before saved sessions are recovered (directories, what runs now). */
@@ -105,6 +118,8 @@ export interface Runner {
   recover(sessionId: string, saved: SavedRun): Recovery;
   /** Sessions that may hold a GPU at once: Infinity where a scheduler's queue is the queue. */
   slots(): number;
+  /** The cluster as its scheduler counts it, for the capacity report (runners of a cluster). */
+  cluster?(): ClusterNodes | undefined;
   /** Waits for the stops under way (the service is stopping). */
   close(): Promise<void>;
 }

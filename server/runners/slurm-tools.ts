@@ -81,6 +81,8 @@ export class SlurmTools {
       `--time=${Math.max(1, Math.ceil(job.minutes))}`,
       `--output=${job.output}`,
       '--export=ALL',
+      // A job whose node dies ends its session (with the reason); Slurm would otherwise queue it again.
+      '--no-requeue',
       ...(job.gpus > 0 ? [`--gres=gpu:${job.gpus}`] : []),
       ...(job.partition ? [`--partition=${job.partition}`] : []),
       ...(job.account ? [`--account=${job.account}`] : []),

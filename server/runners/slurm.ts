@@ -14,6 +14,7 @@ import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type {
+  ClusterNodes,
   Placement,
   Recovery,
   RunExit,
@@ -182,6 +183,18 @@ export class SlurmRunner implements Runner {
     return Infinity;
   }
 
+  cluster(): ClusterNodes {
+    const nodes = this.nodes.map(({ name, addr, state, partitions, gpus, gpusInUse }) => ({
+      name,
+      address: addr,
+      state,
+      partitions,
+      gpus,
+      gpus_in_use: gpusInUse,
+    }));
+    return { scheduler: 'slurm', nodes };
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.polling;
@@ -191,8 +204,9 @@ export class SlurmRunner implements Runner {
   private async look(): Promise<void> {
     try {
       this.jobs = await this.tools.jobs(JOB_PREFIX);
+      // More often while a job waits: its words name the partition's GPUs.
       const waiting = [...this.tracked.values()].some((tracked) => !tracked.placed);
-      if (waiting && Date.now() - this.nodesAt >= NODES_EVERY_MS) {
+      if (Date.now() - this.nodesAt >= (waiting ? NODES_EVERY_MS : 3 * NODES_EVERY_MS)) {
         this.nodes = await this.tools.nodes();
         this.nodesAt = Date.now();
       }

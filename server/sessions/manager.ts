@@ -11,7 +11,8 @@ import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts'
 import { DomainError } from '../errors.ts';
 import { LocalRunner } from '../runners/local.ts';
 import type { Runner } from '../runners/runner.ts';
-import { capacityReport } from './capacity.ts';
+import { capacityReport, clusterGpus, clusterReport } from './capacity.ts';
+import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
 import { Holdings } from './holdings.ts';
 import { resolveOptions, type ResolvedOptions } from './options.ts';
@@ -188,9 +189,12 @@ class Manager implements SessionManager {
     return this.held.counts();
   }
 
-  capacity() {
+  capacity(profiles: readonly CatalogProfile[] = []) {
     const { sessions, queue } = this.held;
-    return capacityReport(this.runner.slots(), sessions.values(), queue, this.warmPool.byProfile());
+    const cluster = this.runner.cluster?.();
+    const slots = cluster ? clusterGpus(cluster) : this.runner.slots();
+    const report = capacityReport(slots, sessions.values(), queue, this.warmPool.byProfile());
+    return cluster ? { ...report, cluster: clusterReport(cluster, profiles) } : report;
   }
 
   async stop(): Promise<void> {

@@ -4,12 +4,13 @@
  * the manager owns every process and port.
  */
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
-import type { LaunchTarget } from '../catalog/model.ts';
+import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { H264Choice } from '../../protocol/h264-encoder.ts';
 import type { ServiceSandbox } from '../runners/service-sandbox.ts';
+import type { components } from '../../api/schema.ts';
 
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
 export interface SessionRequest extends LaunchTarget {
@@ -153,6 +154,7 @@ export interface CapacityReport {
   warm: number;
   queued: number;
   by_profile: { profile: string; running: number; queued: number; warm: number; warm_target: number }[];
+  cluster?: components['schemas']['Cluster'];
 }
 
 export interface SessionManager {
@@ -181,7 +183,8 @@ export interface SessionManager {
    */
   stopSharing(id: string): Promise<{ watchersDropped: number } | undefined>;
   counts(): SessionCounts;
-  capacity(): CapacityReport;
+  /** The capacity report; on a cluster, with whether each of `profiles` can run there. */
+  capacity(profiles?: readonly CatalogProfile[]): CapacityReport;
   /** Clean stop: ends every session and leaves no process behind. */
   stop(): Promise<void>;
 }
