@@ -24,6 +24,7 @@ import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture } from './capture.ts';
 import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
 import { inputHandler } from './display-input.ts';
+import { PictureWatch } from './picture-watch.ts';
 import { programEnding, Tail } from './program-ending.ts';
 import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
 import { Scope } from './scope.ts';
@@ -226,6 +227,11 @@ export async function startDisplayHost(
       capture.pointerAt(at.x, at.y);
     };
     captureRuns();
+    // A ready session that streams nothing would keep its viewers waiting for ever: it fails instead.
+    let watch: PictureWatch | undefined;
+    const stalled = new Promise<string>((resolve) => {
+      watch = scope.use(new PictureWatch(() => stream.fanout.packets, resolve), (made) => made.close());
+    });
 
     // Each resize restarts the encoder: at most one a second, the last size asked for winning (resize-throttle.ts).
     const resizes = new ResizeThrottle((width, height) => {
@@ -236,6 +242,7 @@ export async function startDisplayHost(
       client.fit(next.width, next.height);
       stream.fanout.restart();
       encoder.resize(size);
+      watch?.reset();
       budget.rate = bandwidthOf(size);
       capture.resize(size.width, size.height, size.fps);
       return true;
@@ -252,6 +259,7 @@ export async function startDisplayHost(
       x.exited.then((reason) => ({ code: 1, reason })),
       neverStreams.then((reason) => ({ code: 1, reason })),
       captureFailed.then((reason) => ({ code: 1, reason: captureFailure(reason) })),
+      stalled.then((reason) => ({ code: 1, reason: `The display host stopped streaming: ${reason}.` })),
     ]);
     return {
       signalingPort: stream.signalingPort,
