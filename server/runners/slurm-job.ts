@@ -54,11 +54,14 @@ async function main(): Promise<void> {
   const end = async (exit: RunExit) => {
     if (ended) return;
     ended = true;
+    clearInterval(alive);
     writePrivate(exitFile(dir, sessionId), exit);
     await runner.stop(sessionId, undefined);
     await runner.close();
     process.exit(exit.code ?? 1);
   };
+  // The application is no child that keeps Node running: the job lives until it ends (or Slurm ends the job).
+  const alive = setInterval(() => {}, 60_000);
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => void end({ code: null, signal, lastWords: '' }));
   // Where the node cannot make a sandbox, a real program is refused there too, in the same words.

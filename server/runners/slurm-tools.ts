@@ -5,6 +5,7 @@
  * error, never a guess. A tool that does not answer (slurmctld down) rejects with SlurmUnavailable.
  */
 import { execFile } from 'node:child_process';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 /** The controller (slurmctld) did not answer, or a tool is missing: launches are refused in these words. */
 export class SlurmUnavailable extends Error {
@@ -68,8 +69,6 @@ export const runTool: Run = (file, args) =>
     });
   });
 
-const JOB_FORMAT = '%i|%j|%T|%r|%P|%N';
-
 export class SlurmTools {
   constructor(private readonly run: Run = runTool) {}
 
@@ -96,14 +95,19 @@ export class SlurmTools {
     return id;
   }
 
-  /** The jobs whose names start with `prefix`, of any state Slurm still remembers. */
+  /** The jobs whose names start with `prefix`, of any state Slurm still remembers (squeue --json lists them all). */
   async jobs(prefix: string): Promise<SlurmJob[]> {
-    const out = await this.run('squeue', ['--noheader', '--states=all', `--format=${JOB_FORMAT}`]);
-    return out
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(parseJobLine)
-      .filter((job) => job.name.startsWith(prefix));
+    const out = checked<SqueueJson>(validJobs, await this.run('squeue', ['--json']), 'squeue --json');
+    return out.jobs
+      .filter((job) => job.name.startsWith(prefix))
+      .map((job) => ({
+        id: String(job.job_id),
+        name: job.name,
+        state: job.job_state,
+        reason: job.state_reason,
+        partition: job.partition,
+        node: job.batch_host || job.nodes,
+      }));
   }
 
   /** Cancels a job (Slurm signals all its processes, then kills what is left after KillWait). */
@@ -111,53 +115,115 @@ export class SlurmTools {
     await this.run('scancel', [jobId]);
   }
 
-  /** The nodes, their addresses, states and GPUs. */
+  /** The nodes, their addresses, states and GPUs (sinfo --json). */
   async nodes(): Promise<SlurmNode[]> {
-    const out = await this.run('scontrol', ['show', 'nodes', '--oneliner']);
-    return out
-      .split('\n')
-      .filter((line) => line.startsWith('NodeName='))
-      .map(parseNodeLine);
+    const out = checked<SinfoJson>(validNodes, await this.run('sinfo', ['--json']), 'sinfo --json');
+    return out.nodes.map((node) => ({
+      name: node.name,
+      addr: node.address || node.name,
+      // DOWN, IDLE+DRAIN, MIXED+NOT_RESPONDING ...: the state and its flags, as scontrol writes them.
+      state: [node.state.toUpperCase(), ...node.state_flags].join('+'),
+      partitions: node.partitions,
+      gpus: gpusOf(node.gres),
+      gpusInUse: gpusOf(node.gres_used),
+    }));
   }
 }
 
-export function parseJobLine(line: string): SlurmJob {
-  const [id = '', name = '', state = '', reason = '', partition = '', node = '', ...rest] = line
-    .trim()
-    .split('|');
-  if (rest.length > 0 || !/^\d+(_\d+)?$/.test(id) || name === '' || state === '')
-    throw new Error(`squeue printed a line that is not a job: ${line}`);
-  return { id, name, state, reason, partition, node };
+/** What the runner reads of `squeue --json` (Slurm 22.05, data parser 0.0.38); the rest is ignored. */
+interface SqueueJson {
+  jobs: {
+    job_id: number;
+    name: string;
+    job_state: string;
+    state_reason: string;
+    partition: string;
+    nodes: string;
+    batch_host?: string;
+  }[];
 }
 
-/** `Key=Value` pairs of one `scontrol --oneliner` line (values without spaces, as node lines have them). */
-function pairs(line: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const part of line.trim().split(/\s+/)) {
-    const at = part.indexOf('=');
-    if (at > 0) map.set(part.slice(0, at), part.slice(at + 1));
+/** What the runner reads of `sinfo --json`. */
+interface SinfoJson {
+  nodes: {
+    name: string;
+    address: string;
+    state: string;
+    state_flags: string[];
+    gres: string;
+    gres_used: string;
+    partitions: string[];
+  }[];
+}
+
+const ajv = new Ajv({ allErrors: false });
+const text = { type: 'string' } as const;
+const validJobs = ajv.compile<SqueueJson>({
+  type: 'object',
+  required: ['jobs'],
+  properties: {
+    jobs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['job_id', 'name', 'job_state', 'state_reason', 'partition', 'nodes'],
+        properties: {
+          job_id: { type: 'integer' },
+          name: text,
+          job_state: text,
+          state_reason: text,
+          partition: text,
+          nodes: text,
+          batch_host: text,
+        },
+      },
+    },
+  },
+});
+const validNodes = ajv.compile<SinfoJson>({
+  type: 'object',
+  required: ['nodes'],
+  properties: {
+    nodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'address', 'state', 'state_flags', 'gres', 'gres_used', 'partitions'],
+        properties: {
+          name: text,
+          address: text,
+          state: text,
+          state_flags: { type: 'array', items: text },
+          gres: text,
+          gres_used: text,
+          partitions: { type: 'array', items: text },
+        },
+      },
+    },
+  },
+});
+
+/** Parses a tool's JSON and checks the part the runner reads against its schema: a mismatch is an error, never a guess. */
+function checked<T>(valid: ValidateFunction<T>, out: string, what: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(out);
+  } catch {
+    throw new Error(`${what} printed something other than JSON`);
   }
-  return map;
+  if (!valid(value))
+    throw new Error(`${what} printed JSON of another shape: ${ajv.errorsText(valid.errors)}`);
+  return value;
 }
 
-/** GPUs in a TRES list such as `cpu=2,mem=1G,billing=2,gres/gpu=1`. */
-function gpusOf(tres: string | undefined): number {
-  const match = /(?:^|,)gres\/gpu=(\d+)/.exec(tres ?? '');
-  return Number(match?.[1] ?? 0);
-}
-
-export function parseNodeLine(line: string): SlurmNode {
-  const map = pairs(line);
-  const name = map.get('NodeName');
-  if (!name) throw new Error(`scontrol printed a node without a name: ${line}`);
-  return {
-    name,
-    addr: map.get('NodeAddr') ?? name,
-    state: map.get('State') ?? 'UNKNOWN',
-    partitions: (map.get('Partitions') ?? '').split(',').filter(Boolean),
-    gpus: gpusOf(map.get('CfgTRES')),
-    gpusInUse: gpusOf(map.get('AllocTRES')),
-  };
+/** GPUs in a gres list such as `gpu:2`, `gpu:a100:2(IDX:0-1)` or `gpu:1,shard:4`. */
+export function gpusOf(gres: string): number {
+  let sum = 0;
+  for (const part of gres.split(',')) {
+    const match = /^gpu(?::[^:(]+)?:(\d+)/.exec(part.trim());
+    sum += Number(match?.[1] ?? 0);
+  }
+  return sum;
 }
 
 /** One word for a POSIX shell: the batch script runs the command through /bin/sh. */

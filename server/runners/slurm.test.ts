@@ -1,5 +1,5 @@
 /**
- * The Slurm runner against Slurm's tools played by the test: what squeue, sbatch, scancel and scontrol
+ * The Slurm runner against Slurm's tools played by the test: what squeue, sbatch, scancel and sinfo
  * print is made here, in the formats the runner asks for; the shared directory is a temporary one.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,15 +8,34 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SlurmRunner } from './slurm.ts';
 import { placedFile } from './slurm-files.ts';
-import { parseJobLine, parseNodeLine, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
+import { gpusOf, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type { RunExit, RunObserver } from './runner.ts';
 import { standInRequest } from '../../test-support/session-support.ts';
 
+/** Nodes as `sinfo --json` of Slurm 22.05 prints them (the fields the runner reads, and one it does not). */
 const NODES = [
-  'NodeName=node1 Arch=x86_64 CoresPerSocket=1 NodeAddr=10.77.0.11 State=ALLOCATED Partitions=gpu CfgTRES=cpu=2,mem=1G,billing=2,gres/gpu=1 AllocTRES=cpu=1,gres/gpu=1',
-  'NodeName=node2 Arch=x86_64 CoresPerSocket=1 NodeAddr=10.77.0.12 State=MIXED Partitions=gpu CfgTRES=cpu=2,mem=1G,billing=2,gres/gpu=1 AllocTRES=cpu=1,gres/gpu=1',
-].join('\n');
+  {
+    name: 'node1',
+    address: '10.77.0.11',
+    state: 'allocated',
+    state_flags: [],
+    gres: 'gpu:1',
+    gres_used: 'gpu:1',
+    partitions: ['gpu'],
+    cpus: 2,
+  },
+  {
+    name: 'node2',
+    address: '10.77.0.12',
+    state: 'mixed',
+    state_flags: [],
+    gres: 'gpu:1',
+    gres_used: 'gpu:1(IDX:0)',
+    partitions: ['gpu'],
+    cpus: 2,
+  },
+];
 
 /** A cluster in a table: jobs by id; each tool reads or changes it. */
 class FakeCluster {
@@ -40,11 +59,19 @@ class FakeCluster {
       if (job) job.state = 'CANCELLED';
       return '';
     }
-    if (file === 'squeue')
-      return [...this.jobs]
-        .map(([id, j]) => `${id}|${j.name}|${j.state}|${j.reason}|gpu|${j.node}`)
-        .join('\n');
-    if (file === 'scontrol') return NODES;
+    if (file === 'squeue') {
+      const jobs = [...this.jobs].map(([id, j]) => ({
+        job_id: Number(id),
+        name: j.name,
+        job_state: j.state,
+        state_reason: j.reason,
+        partition: 'gpu',
+        nodes: j.node,
+        batch_host: j.node,
+      }));
+      return JSON.stringify({ meta: {}, errors: [], jobs });
+    }
+    if (file === 'sinfo') return JSON.stringify({ meta: {}, errors: [], nodes: NODES });
     throw new Error(`unexpected ${file}`);
   };
 }
@@ -200,28 +227,31 @@ describe('the Slurm runner', () => {
 });
 
 describe("Slurm's outputs", () => {
-  it('parse strictly', () => {
-    expect(parseJobLine('12|streamgate-a|PENDING|Resources|gpu|')).toEqual({
-      id: '12',
-      name: 'streamgate-a',
-      state: 'PENDING',
-      reason: 'Resources',
-      partition: 'gpu',
-      node: '',
-    });
-    expect(() => parseJobLine('squeue: error: something')).toThrow('not a job');
-    expect(parseNodeLine(NODES.split('\n')[0]!)).toEqual({
-      name: 'node1',
-      addr: '10.77.0.11',
-      state: 'ALLOCATED',
-      partitions: ['gpu'],
-      gpus: 1,
-      gpusInUse: 1,
-    });
+  it('are read from their JSON, checked against the shape the runner reads', async () => {
+    const tools = new SlurmTools(async () => JSON.stringify({ nodes: NODES }));
+    expect(await tools.nodes()).toEqual([
+      { name: 'node1', addr: '10.77.0.11', state: 'ALLOCATED', partitions: ['gpu'], gpus: 1, gpusInUse: 1 },
+      { name: 'node2', addr: '10.77.0.12', state: 'MIXED', partitions: ['gpu'], gpus: 1, gpusInUse: 1 },
+    ]);
+    const drained = new SlurmTools(async () =>
+      JSON.stringify({ nodes: [{ ...NODES[0], state: 'idle', state_flags: ['DRAIN'] }] }),
+    );
+    expect((await drained.nodes())[0]?.state).toBe('IDLE+DRAIN');
+    const other = new SlurmTools(async () => JSON.stringify({ jobs: [{ job_id: '12', name: 'x' }] }));
+    await expect(other.jobs('streamgate-')).rejects.toThrow('squeue --json printed JSON of another shape');
+    const text = new SlurmTools(async () => 'JOBID PARTITION NAME');
+    await expect(text.jobs('streamgate-')).rejects.toThrow('squeue --json printed something other than JSON');
   });
 
-  it('become words people can act on', () => {
-    const nodes = NODES.split('\n').map(parseNodeLine);
+  it('count GPUs in every gres form', () => {
+    expect(gpusOf('gpu:2')).toBe(2);
+    expect(gpusOf('gpu:a100:2(IDX:0-1)')).toBe(2);
+    expect(gpusOf('gpu:1,shard:4')).toBe(1);
+    expect(gpusOf('(null)')).toBe(0);
+  });
+
+  it('become words people can act on', async () => {
+    const nodes = await new SlurmTools(async () => JSON.stringify({ nodes: NODES })).nodes();
     const job = {
       id: '5',
       name: 'streamgate-x',

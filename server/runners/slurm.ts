@@ -246,6 +246,7 @@ export class SlurmRunner implements Runner {
         tracked.placed = true;
         observer.placed(placement, Promise.resolve());
       } else {
+        if (tracked.runningSince === undefined) observer.waiting(`Starting on ${job?.node ?? 'its node'}`);
         tracked.runningSince ??= Date.now();
         if (Date.now() - tracked.runningSince >= tracked.startupTimeoutMs) {
           this.tracked.delete(sessionId);
