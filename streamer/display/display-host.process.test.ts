@@ -1,0 +1,74 @@
+/**
+ * A display host whose encoder fails to start, with everything else real (Xvfb, the program in its sandbox,
+ * the stream server on its port): the start fails and leaves none of them behind.
+ */
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canBind } from '../../server/sessions/port-pool.ts';
+import { freePort, freeUdpPort } from '../../test-support/ports.ts';
+import { parseArgs } from '../transport/args.ts';
+import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
+import { sandboxSettings } from './program-sandbox.ts';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a display host whose encoder cannot start', () => {
+  it('stops its program, its stream server and its X server before the start fails', async () => {
+    const signalingPort = await freePort();
+    const options = parseArgs(
+      ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
+      {},
+    );
+    options.width = options.maxWidth = 320;
+    options.height = options.maxHeight = 200;
+    const made: { xPid?: number; socket?: string; programPid?: number; listening?: boolean } = {};
+    const parts: DisplayParts = {
+      ...DISPLAY_PARTS,
+      async startXServer(...args) {
+        const x = await DISPLAY_PARTS.startXServer(...args);
+        made.xPid = x.pid;
+        made.socket = x.socket;
+        return x;
+      },
+      async prepareSandbox(...args) {
+        const sandbox = await DISPLAY_PARTS.prepareSandbox(...args);
+        return {
+          ...sandbox,
+          spawn(...spawnArgs) {
+            const child = sandbox.spawn(...spawnArgs);
+            made.programPid = child.pid;
+            return child;
+          },
+        };
+      },
+      async startEncoder() {
+        made.listening = !(await canBind(signalingPort, 'tcp'));
+        throw new Error('no encoder here');
+      },
+    };
+    const start = startDisplayHost(
+      options,
+      { command: ['xterm'], env: {} },
+      () => undefined,
+      sandboxSettings(undefined),
+      parts,
+    );
+    await expect(start).rejects.toThrow('no encoder here');
+    // All of it was there when the encoder failed...
+    expect(made.listening).toBe(true);
+    expect(made.xPid).toBeGreaterThan(0);
+    expect(made.programPid).toBeGreaterThan(0);
+    // ...and none of it is left.
+    expect(alive(made.xPid as number)).toBe(false);
+    expect(alive(made.programPid as number)).toBe(false);
+    expect(existsSync(made.socket as string)).toBe(false);
+    expect(await canBind(signalingPort, 'tcp')).toBe(true);
+  });
+});
