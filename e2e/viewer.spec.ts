@@ -1,7 +1,7 @@
 /**
  * The viewer against the real stack: launch through the wizard, watch the stream, move the pointer, lose the
  * connection and get it back, watch from a second page, and see the session end from elsewhere.
- * Pixels are read back from the <video> and decoded with the application's own marks (streamer/marks.ts).
+ * Pixels are read back from the <video> and decoded with the application's own marks (streamer/sample/marks.ts).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectPlaying, look } from './support/video';

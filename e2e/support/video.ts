@@ -1,6 +1,6 @@
 /**
  * What a page's <video> shows, read back from its pixels and decoded with the sample application's own
- * marks (streamer/marks.ts, put into the page with `marksScript()`).
+ * marks (streamer/sample/marks.ts, put into the page with `marksScript()`).
  */
 import { expect, type Page } from '@playwright/test';
 

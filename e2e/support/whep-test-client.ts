@@ -1,7 +1,7 @@
 /**
  * A minimal WHEP viewer for tests and benchmarks, run inside a real Chromium page: RTCPeerConnection,
  * the `input` and `messages` channels, and reading the application's marks back from decoded frames
- * with streamer/marks.ts. Also starts the application as a child process on free ports.
+ * with streamer/sample/marks.ts. Also starts the application as a child process on free ports.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,9 +25,9 @@ export async function startStreamerProcess(
   return launchStreamer({ signalingPort, mediaPort, args: extraArgs, readyWithinMs: 30_000, ...options });
 }
 
-/** streamer/marks.ts as a script that defines `window.streamgateMarks` in a page. */
+/** streamer/sample/marks.ts as a script that defines `window.streamgateMarks` in a page. */
 export function marksScript(): string {
-  const source = readFileSync(path.join(root, 'streamer/marks.ts'), 'utf8');
+  const source = readFileSync(path.join(root, 'streamer/sample/marks.ts'), 'utf8');
   const js = ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   }).outputText;
