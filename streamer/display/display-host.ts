@@ -221,7 +221,15 @@ export async function startDisplayHost(
       }),
       (made) => made.close(),
     );
-    const captureFailed = new Promise<string>((resolve) => capture.once('failed', resolve));
+    // A display that went away ends the capture's connection first: the X server's own reason, which comes a
+    // moment later, says more.
+    const captureFailed = new Promise<string>((resolve) => capture.once('failed', resolve)).then(
+      (reason) =>
+        new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve(captureFailure(reason)), 500);
+          void x.exited.then((exited) => (clearTimeout(timer), resolve(exited)));
+        }),
+    );
     pointerAt = (px, py) => {
       const at = client.pointer(px, py);
       capture.pointerAt(at.x, at.y);
@@ -258,7 +266,7 @@ export async function startDisplayHost(
       programEnded,
       x.exited.then((reason) => ({ code: 1, reason })),
       neverStreams.then((reason) => ({ code: 1, reason })),
-      captureFailed.then((reason) => ({ code: 1, reason: captureFailure(reason) })),
+      captureFailed.then((reason) => ({ code: 1, reason })),
       stalled.then((reason) => ({ code: 1, reason: `The display host stopped streaming: ${reason}.` })),
     ]);
     return {
