@@ -26,7 +26,8 @@ export async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-function isFree(port: number): Promise<boolean> {
+/** Whether a TCP port of loopback can be listened on now. */
+export function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));

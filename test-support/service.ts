@@ -12,7 +12,7 @@ import path from 'node:path';
 import { startOwnedProcess, type OwnedProcess } from './owned-process.ts';
 
 export { ProcessStartError } from './owned-process.ts';
-import { freePort, sessionPortRange } from './ports.ts';
+import { freePort, isFree, sessionPortRange } from './ports.ts';
 import { copyStandInTo, STAND_IN_FILE } from './stand-in-bundle.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -132,6 +132,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     if (current?.running()) throw new Error('The service is running: stop or kill it before a restart.');
     earlier += current?.output() ?? '';
     current = undefined;
+    // Another service there (a run left over, another suite on the same fixed port) would answer /healthz for
+    // this one, which then fails to listen: the test would talk to a stranger.
+    if (!(await isFree(port))) throw new Error(`Port ${port} is taken: another process listens there.`);
     started.add(service);
     current = await startOwnedProcess({
       name: 'The service',
