@@ -43,6 +43,7 @@ class FakeCluster {
   submitted: string[][] = [];
   cancelled: string[] = [];
   down = false;
+  slowMs = 0;
   private next = 100;
   run = async (file: string, args: string[]): Promise<string> => {
     if (this.down) throw new SlurmUnavailable('the Slurm controller (slurmctld) does not answer');
@@ -60,7 +61,7 @@ class FakeCluster {
       return '';
     }
     if (file === 'squeue') {
-      const jobs = [...this.jobs].map(([id, j]) => ({
+      const asked = [...this.jobs].map(([id, j]) => ({
         job_id: Number(id),
         name: j.name,
         job_state: j.state,
@@ -69,7 +70,9 @@ class FakeCluster {
         nodes: j.node,
         batch_host: j.node,
       }));
-      return JSON.stringify({ meta: {}, errors: [], jobs });
+      // The list as it was when asked for, answered later (a busy controller).
+      if (this.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+      return JSON.stringify({ meta: {}, errors: [], jobs: asked });
     }
     if (file === 'sinfo') return JSON.stringify({ meta: {}, errors: [], nodes: NODES });
     throw new Error(`unexpected ${file}`);
@@ -140,6 +143,20 @@ describe('the Slurm runner', () => {
     expect(heard.waiting.at(-1)).toBe(
       "All 2 GPUs of partition gpu are in use: waiting for one to free up, you're next",
     );
+    await slurm.close();
+  });
+
+  it('does not take a job for gone from a list asked for before it was submitted', async () => {
+    const slurm = runner();
+    await slurm.open();
+    cluster.slowMs = 80;
+    await vi.advanceTimersByTimeAsync(100);
+    await slurm.start(spec('s1'), observer());
+    await vi.advanceTimersByTimeAsync(80);
+    expect(heard.exited).toEqual([]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(heard.waiting.at(-1)).toBe('Submitted to Slurm: waiting for the scheduler');
+    expect(heard.exited).toEqual([]);
     await slurm.close();
   });
 

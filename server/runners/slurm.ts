@@ -54,6 +54,8 @@ interface Tracked {
   observer: RunObserver | undefined;
   placed: boolean;
   runningSince?: number;
+  /** When it was submitted: a list asked for before then cannot show it yet. */
+  submittedAt?: number;
 }
 
 /** How often the nodes are looked at again while a job waits (their GPUs and states are in its words). */
@@ -67,6 +69,8 @@ export class SlurmRunner implements Runner {
   private readonly tracked = new Map<string, Tracked>();
   /** What squeue said last; null while the controller does not answer. */
   private jobs: SlurmJob[] | null = [];
+  /** When the list in `jobs` was asked for. */
+  private jobsAt = 0;
   private nodes: SlurmNode[] = [];
   private nodesAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -128,6 +132,7 @@ export class SlurmRunner implements Runner {
     };
     this.tracked.set(sessionId, tracked);
     try {
+      tracked.submittedAt = Date.now();
       tracked.jobId = await this.tools.submit({
         name: `${JOB_PREFIX}${sessionId}`,
         gpus: settings.gpus,
@@ -202,8 +207,10 @@ export class SlurmRunner implements Runner {
 
   /** The jobs as Slurm sees them now: the controller's silence is remembered, never taken for an end. */
   private async look(): Promise<void> {
+    const asked = Date.now();
     try {
       this.jobs = await this.tools.jobs(JOB_PREFIX);
+      this.jobsAt = asked;
       // More often while a job waits: its words name the partition's GPUs.
       const waiting = [...this.tracked.values()].some((tracked) => !tracked.placed);
       if (Date.now() - this.nodesAt >= (waiting ? NODES_EVERY_MS : 3 * NODES_EVERY_MS)) {
@@ -234,6 +241,8 @@ export class SlurmRunner implements Runner {
     const observer = tracked.observer;
     if (!tracked.jobId || !observer) return;
     const job = jobs.find((each) => each.id === tracked.jobId);
+    // A list asked for while the job was being submitted does not show it yet: that is no end.
+    if (!job && (tracked.submittedAt ?? 0) >= this.jobsAt) return;
     const state = job?.state ?? 'GONE';
     if (job && state === 'PENDING') {
       const ahead = jobs.filter(
