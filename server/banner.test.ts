@@ -39,4 +39,11 @@ describe('start-up banner', () => {
     expect(lines).not.toContain('Ctrl-C');
     expect(banner({ ...info, host: '::1' })).toContain('http://[::1]:8080/');
   });
+
+  it('says that sessions are Slurm jobs, and where the service and the nodes share their files', () => {
+    const lines = banner({ ...info, slurmDir: '/shared/streamgate' }).split('\n');
+    expect(lines).toContain(
+      "  sessions  Slurm jobs (Slurm's queue is the queue), shared through /shared/streamgate; state in .streamgate",
+    );
+  });
 });

@@ -13,6 +13,8 @@ export interface BannerInfo {
   queueLimit: number;
   dataDir: string;
   tokensPath: string | null;
+  /** Where sessions run: this machine (default), or Slurm jobs (their shared directory). */
+  slurmDir?: string;
   /** A person is watching: say how to stop it. */
   terminal: boolean;
 }
@@ -34,7 +36,9 @@ export function banner(info: BannerInfo): string {
     `Streamgate is running at ${url}/${everywhere ? ' (listening on every interface)' : ''}`,
     `  API       ${url}/api (docs at ${url}/api/docs)`,
     `  catalog   ${shown(info.catalogPath)}: ${plural(info.apps, 'application')}, ${plural(info.profiles, 'profile')}`,
-    `  sessions  ${info.capacity} at once, ${info.queueLimit} waiting; state in ${shown(info.dataDir)}`,
+    info.slurmDir
+      ? `  sessions  Slurm jobs (Slurm's queue is the queue), shared through ${shown(info.slurmDir)}; state in ${shown(info.dataDir)}`
+      : `  sessions  ${info.capacity} at once, ${info.queueLimit} waiting; state in ${shown(info.dataDir)}`,
     `  access    ${info.tokensPath ? `tokens from ${shown(info.tokensPath)}` : 'no tokens file: anyone who reaches the address'}`,
   ];
   if (info.terminal) lines.push('Ctrl-C stops the service and every application it started.');
