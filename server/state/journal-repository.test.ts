@@ -103,6 +103,20 @@ describe('JournalRepository', () => {
     await store.flush();
   });
 
+  it('keeps writing after an onWriteError that throws', async () => {
+    const { directory, items, store } = await freshStore({
+      idleMs: 60_000,
+      onWriteError: () => {
+        throw new Error('the caller failed too');
+      },
+    });
+    await mkdir(store.files.journal);
+    await expect(change(store, items, 'a', 1)).rejects.toThrow(/EISDIR/);
+    await rmdir(store.files.journal);
+    await change(store, items, 'a', 2);
+    expect((await loadFrom(directory)).sessions).toEqual([{ id: 'a', n: 2 }]);
+  });
+
   it('writes a line in proportion to what changed, and removes what the caller still holds', async () => {
     const { directory, items, store } = await freshStore({ idleMs: 60_000 });
     for (let i = 0; i < 1_000; i++) items.set(`session-${i}`, { id: `session-${i}`, n: i });

@@ -40,7 +40,7 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
   private changed = new Map<string, boolean>(); // since the last line: id, and whether removed outright
   private whole = true; // whether the next line holds every record: the disk may hold anything
   private waiting: { resolve(): void; reject(error: Error): void }[] = [];
-  private queue = Promise.resolve(); // writes and compactions, one at a time; neither rejects
+  private queue = Promise.resolve(); // writes and compactions, one at a time, never rejected
   private queued = false; // whether a write waits in the queue, which changes noted now join
   private generation = 0;
   private journalBytes = 0; // of lines that the state file does not hold
@@ -92,7 +92,7 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
   note(ids: Changed, removed = false): void {
     if (ids === 'all') this.whole = true;
     else for (const id of typeof ids === 'string' ? [ids] : ids) this.changed.set(id, removed);
-    if (!this.queued) this.queue = this.queue.then(() => this.write());
+    if (!this.queued) this.queue = this.queue.then(() => this.write()).catch(() => undefined);
     this.queued = true;
   }
 
@@ -130,8 +130,8 @@ export class JournalRepository<T, S = T> implements SessionRepository<T> {
       this.journalBytes += line.length;
     } catch (error) {
       this.whole = true; // the line may be on disk in whole, in part or not at all
-      this.options.onWriteError(error as Error);
-      return batch.forEach((waiter) => waiter.reject(error as Error));
+      batch.forEach((waiter) => waiter.reject(error as Error));
+      return this.options.onWriteError(error as Error);
     }
     batch.forEach((waiter) => waiter.resolve());
     if (this.journalBytes >= this.options.compactBytes) return this.compact();
