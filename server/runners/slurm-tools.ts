@@ -51,6 +51,10 @@ export interface Submission {
   command: string[];
 }
 
+/** The states of a job that is over. */
+export const ENDED =
+  /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|SPECIAL_EXIT|REVOKED)/;
+
 export type Run = (file: string, args: string[]) => Promise<string>;
 
 /** Runs one tool; rejects with SlurmUnavailable when it cannot reach the controller or is missing. */
@@ -113,6 +117,17 @@ export class SlurmTools {
   /** Cancels a job (Slurm signals all its processes, then kills what is left after KillWait). */
   async cancel(jobId: string): Promise<void> {
     await this.run('scancel', [jobId]);
+  }
+  /** Cancels a job and waits (at most `withinMs`) until squeue shows it over or no longer lists it. */
+  async cancelAndWait(jobId: string, prefix: string, withinMs: number): Promise<void> {
+    await this.cancel(jobId).catch(() => undefined);
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
+      const jobs = await this.jobs(prefix).catch(() => null);
+      const job = jobs?.find((each) => each.id === jobId);
+      if (jobs && (!job || ENDED.test(job.state))) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** The nodes, their addresses, states and GPUs (sinfo --json). */

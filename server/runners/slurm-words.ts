@@ -1,6 +1,7 @@
 /**
- * Why a session's job waits in Slurm's queue, in words a person can act on: Slurm's reason codes
- * ("Resources", "Priority", "ReqNodeNotAvail" ...) with the partition, its GPUs and the place in the queue.
+ * A session's job in words a person can act on: why it waits in Slurm's queue (Slurm's reason codes,
+ * "Resources", "Priority", "ReqNodeNotAvail" ..., with the partition, its GPUs and the place in the queue), and
+ * why it ended when Slurm ended it.
  */
 import type { SlurmJob, SlurmNode } from './slurm-tools.ts';
 
@@ -45,4 +46,14 @@ export function waitingWords(
     return `A Slurm limit of your account or QOS is reached (${reason}): it waits until one of your jobs ends`;
   if (reason === 'None' || reason === '') return 'Submitted to Slurm: waiting for the scheduler';
   return `Waiting in Slurm's queue (${reason})`;
+}
+
+/** Why a session's job ended when Slurm ended it (its state), in words that follow the application's name. */
+export function endingWords(state: string, node: string | undefined): string {
+  if (state.startsWith('CANCELLED')) return 'was ended: its Slurm job was cancelled';
+  if (state === 'PREEMPTED') return 'was ended: its Slurm job was preempted';
+  if (state === 'NODE_FAIL') return `was ended: its node ${node ?? ''} failed`.replace('  ', ' ');
+  if (state === 'TIMEOUT') return 'reached the time limit of its Slurm job';
+  if (state === 'GONE') return 'was ended: Slurm no longer knows its job';
+  return `was ended: its Slurm job ${state.toLowerCase().replaceAll('_', ' ')}`;
 }

@@ -11,8 +11,8 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tsxCommand } from './app-bundles.ts';
 import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
-import { SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
-import { waitingWords } from './slurm-words.ts';
+import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
+import { endingWords, waitingWords } from './slurm-words.ts';
 import type {
   ClusterNodes,
   Placement,
@@ -60,9 +60,6 @@ interface Tracked {
 
 /** How often the nodes are looked at again while a job waits (their GPUs and states are in its words). */
 const NODES_EVERY_MS = 2_000;
-
-const ENDED =
-  /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|SPECIAL_EXIT|REVOKED)/;
 
 export class SlurmRunner implements Runner {
   private readonly tools: SlurmTools;
@@ -153,7 +150,7 @@ export class SlurmRunner implements Runner {
     const tracked = this.tracked.get(sessionId);
     this.tracked.delete(sessionId);
     const jobId = tracked?.jobId ?? handle?.job;
-    if (jobId) await this.cancelAndWait(jobId);
+    if (jobId) await this.tools.cancelAndWait(jobId, JOB_PREFIX, this.options.stopGraceMs + 5_000);
     const { dir } = this.options;
     for (const file of [specFile(dir, sessionId), placedFile(dir, sessionId), exitFile(dir, sessionId)])
       await rm(file, { force: true });
@@ -284,28 +281,11 @@ export class SlurmRunner implements Runner {
     const wrote = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunExit) : undefined;
     const state = job?.state.split(' ')[0] ?? 'GONE';
     if (wrote && !/CANCELLED|PREEMPTED|NODE_FAIL|TIMEOUT/.test(state)) return wrote;
-    const reason = state.startsWith('CANCELLED')
-      ? 'was ended: its Slurm job was cancelled'
-      : state === 'PREEMPTED'
-        ? 'was ended: its Slurm job was preempted'
-        : state === 'NODE_FAIL'
-          ? `was ended: its node ${job?.node ?? ''} failed`.trim()
-          : state === 'TIMEOUT'
-            ? 'reached the time limit of its Slurm job'
-            : state === 'GONE'
-              ? 'was ended: Slurm no longer knows its job'
-              : `was ended: its Slurm job ${state.toLowerCase().replaceAll('_', ' ')}`;
-    return { code: null, signal: null, lastWords: wrote?.lastWords ?? '', reason };
-  }
-
-  private async cancelAndWait(jobId: string): Promise<void> {
-    await this.tools.cancel(jobId).catch(() => undefined);
-    const deadline = Date.now() + this.options.stopGraceMs + 5_000;
-    while (Date.now() < deadline) {
-      const jobs = await this.tools.jobs(JOB_PREFIX).catch(() => null);
-      const job = jobs?.find((each) => each.id === jobId);
-      if (jobs && (!job || ENDED.test(job.state))) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return {
+      code: null,
+      signal: null,
+      lastWords: wrote?.lastWords ?? '',
+      reason: endingWords(state, job?.node),
+    };
   }
 }
