@@ -1,5 +1,5 @@
 /** The real sample application on fixed ports, for the hostile-input tests of its WHEP endpoint. */
-import { launchStreamer, type StreamerProcess } from '../../e2e/support/streamer-process.ts';
+import { launchStreamer, type StreamerProcess } from '../../test-support/streamer-process.ts';
 
 export type { StreamerProcess };
 
