@@ -8,7 +8,7 @@ import x11 from 'x11';
 import { Clipboard } from './clipboard.ts';
 import { isModifier } from './keysyms.ts';
 import { call } from './x-call.ts';
-import { cookieOf } from './x-server.ts';
+import { cookieOf } from './xauthority.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
 type X = any;

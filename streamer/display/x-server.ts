@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { xauthority } from './xauthority.ts';
 
 export interface XServer {
   /** `:N` */
@@ -66,40 +67,6 @@ export function framebufferOf(fd: number): Framebuffer | null {
 function framebufferDir(): string {
   const shm = '/dev/shm';
   return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), 'streamgate-fb-'));
-}
-
-/** One Xauthority entry for any address and display (FamilyWild), as `xauth add . <key>` writes. */
-function xauthority(cookie: Buffer): Buffer {
-  const field = (data: Buffer) => {
-    const length = Buffer.alloc(2);
-    length.writeUInt16BE(data.length);
-    return Buffer.concat([length, data]);
-  };
-  const family = Buffer.from([0xff, 0xff]);
-  const empty = Buffer.alloc(0);
-  return Buffer.concat([
-    family,
-    field(empty),
-    field(empty),
-    field(Buffer.from('MIT-MAGIC-COOKIE-1')),
-    field(cookie),
-  ]);
-}
-
-/**
- * The cookie of an Xauthority file's first entry, as the x11 package's `auth` option takes it: a client
- * given it reads no XAUTHORITY variable and no ~/.Xauthority.
- */
-export function cookieOf(authFile: string): { name: string; data: string } {
-  const file = readFileSync(authFile);
-  const fields: string[] = [];
-  for (let at = 2; fields.length < 4;) {
-    if (at + 2 > file.length) throw new Error(`${authFile} is not an Xauthority file.`);
-    const length = file.readUInt16BE(at);
-    fields.push(file.toString('latin1', at + 2, at + 2 + length));
-    at += 2 + length;
-  }
-  return { name: fields[2] as string, data: fields[3] as string };
 }
 
 /** The files an X server of display `n` leaves in /tmp when it is killed outright. */
@@ -202,6 +169,15 @@ function openFramebuffer(dir: string): Framebuffer | null {
   }
 }
 
+/**
+ * The last line of Xvfb's error output that says why it ended. Its complaint that it could not remove its
+ * framebuffer file comes last on every exit (this host removed the file at start, `openFramebuffer`).
+ */
+export function lastWords(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return lines.filter((line) => !/^unlink .*Xvfb_screen\d+ failed/.test(line)).pop() ?? lines.pop() ?? '';
+}
+
 /** Starts Xvfb at `width`x`height`; resolves once it accepts clients. */
 export async function startXServer(
   width: number,
@@ -239,7 +215,7 @@ export async function startXServer(
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) =>
-      resolve(`the X server exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`),
+      resolve(`the X server exited (${signal ?? code}): ${lastWords(stderr)}`),
     );
     child.once('error', (error) => resolve(`the X server could not start: ${error.message}`));
   });
