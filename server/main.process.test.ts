@@ -48,13 +48,8 @@ describe('server/main.ts', () => {
   });
 
   /** A service on the stand-in catalog with one ready session: the service, and its application's /health. */
-  async function serviceWithSession(ipc = false) {
-    const service = await startService({
-      catalog: standInCatalog(),
-      sessionPorts: PORTS,
-      portal: false,
-      ipc,
-    });
+  async function serviceWithSession() {
+    const service = await startService({ catalog: standInCatalog(), sessionPorts: PORTS, portal: false });
     services.push(service);
     const created = await fetch(`${service.api}/stream`, {
       method: 'POST',
@@ -72,7 +67,8 @@ describe('server/main.ts', () => {
   }
 
   it('stops cleanly, applications included, when the launcher that holds its IPC channel is gone', async () => {
-    const { service, appHealth } = await serviceWithSession(true);
+    // The harness holds the channel, as scripts/start.ts does.
+    const { service, appHealth } = await serviceWithSession();
     expect(await answers(appHealth)).toBe(true);
     // Not a terminal: the banner, then JSON log lines only.
     expect(service.output()).toContain(`Streamgate is running at ${service.url}/\n  API       `);

@@ -67,6 +67,8 @@ export async function startOwnedProcess(options: OwnedProcessOptions): Promise<O
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
   });
+  // The channel closes when this process dies; it does not keep it alive.
+  child.channel?.unref();
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();

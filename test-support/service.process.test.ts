@@ -2,11 +2,14 @@
  * The service harness itself: what every suite relies on when it starts, kills and restarts the real service,
  * and that it leaves nothing behind when a start fails.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processesWith } from './processes.ts';
-import { ProcessStartError, startService, stopStartedServices, type Service } from './service.ts';
-import { answers } from './until.ts';
+import { alive, processesWith } from './processes.ts';
+import { ProcessStartError, repoRoot, startService, stopStartedServices, type Service } from './service.ts';
+import { answers, until } from './until.ts';
 
 const catalog = (name: string) => `applications:
   - id: harness-app
@@ -59,5 +62,30 @@ describe('the service harness', () => {
     expect(failed).toBeInstanceOf(ProcessStartError);
     expect((failed as ProcessStartError).message).toMatch(/not ready within 1 s/);
     expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('leaves no service running when the test process that started it is killed with SIGKILL', async () => {
+    const script = `const { startService } = await import('./test-support/service.ts');
+      const service = await startService({ portal: false });
+      console.log('service', service.child.pid, service.workDir);
+      setInterval(() => {}, 1000);`;
+    const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let workDir: string | undefined;
+    try {
+      const [line] = (await once(holder.stdout, 'data')) as [Buffer];
+      const [, pidText, dir] = /service (\d+) (\S+)/.exec(line.toString()) ?? [];
+      const pid = Number(pidText);
+      workDir = dir;
+      expect(alive(pid)).toBe(true);
+      holder.kill('SIGKILL');
+      // Its IPC channel closed with the test process: the service stops by itself, as after scripts/start.ts.
+      await until('the orphaned service to stop', () => !alive(pid));
+    } finally {
+      holder.kill('SIGKILL');
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    }
   });
 });

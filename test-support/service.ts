@@ -45,8 +45,6 @@ export interface ServiceOptions {
   shellPrefix?: string;
   /** How long it may take to answer /healthz; default 60 s. */
   readyWithinMs?: number;
-  /** Hold an IPC channel to it, as scripts/start.ts does: `child.disconnect()` is that launcher gone. */
-  ipc?: boolean;
 }
 
 export interface Service {
@@ -145,7 +143,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       readyUrl: `${url}/healthz`,
       readyWithinMs: options.readyWithinMs ?? 60_000,
       graceMs: 15_000,
-      ipc: options.ipc,
+      // As scripts/start.ts does: a test process that dies, even by SIGKILL, closes the channel, and the service
+      // then stops by itself and ends its sessions (`child.disconnect()` is that launcher gone).
+      ipc: true,
     }).catch((error: unknown) => {
       started.delete(service);
       throw error;
