@@ -11,13 +11,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import { resizedTo, type StreamerOptions } from '../transport/args.ts';
-import {
-  bandwidthOf,
-  chooseEncoder,
-  Encoder,
-  type EncoderOptions,
-  type EncoderSize,
-} from '../transport/encoder.ts';
+import { Encoder, type EncoderOptions } from '../transport/encoder.ts';
+import { bandwidthOf, chooseEncoder, type EncoderSize } from '../transport/ffmpeg-args.ts';
 import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../transport/stream-server.ts';
 import { ByteBudget } from './byte-budget.ts';

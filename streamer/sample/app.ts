@@ -3,7 +3,8 @@
  * and applies their input. `startStreamer` is what main.ts and the tests call.
  */
 import { resizedTo, type StreamerOptions } from '../transport/args.ts';
-import { chooseEncoder, Encoder } from '../transport/encoder.ts';
+import { Encoder } from '../transport/encoder.ts';
+import { chooseEncoder } from '../transport/ffmpeg-args.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { VideoFanout } from '../transport/rtp.ts';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readSecretFile, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
-import type { Codec } from './encoder.ts';
+import type { Codec } from './ffmpeg-args.ts';
 
 /** Everything the application needs to start, after defaults are applied. */
 export interface StreamerOptions {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
 import { until } from '../../test-support/until.ts';
-import { chooseEncoder, Encoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './encoder.ts';
+import { Encoder } from './encoder.ts';
+import { chooseEncoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './ffmpeg-args.ts';
 
 const size = { width: 640, height: 360, fps: 10 };
 const onGpu: H264Choice = { encoder: 'h264_nvenc', reason: 'H.264 on the NVIDIA GPU (h264_nvenc)' };

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
-import type { Codec } from './encoder.ts';
+import type { Codec } from './ffmpeg-args.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
