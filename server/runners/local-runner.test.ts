@@ -11,7 +11,8 @@ import {
   waitFor,
 } from '../../test-support/session-support.ts';
 import { standInDir } from '../../test-support/stand-in-bundle.ts';
-import { buildCommand, launchApplication, logPath, repoRoot } from './local-runner.ts';
+import { buildCommand } from './local-command.ts';
+import { launchApplication, logPath, repoRoot } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
 // This file's ports: 48120-48139 (fixed ones for the command lines; a free pair for a real start).

@@ -1,5 +1,6 @@
 /**
- * Starts one session's application as a child process on this machine.
+ * Starts one session's application as a child process on this machine; its command line is built in
+ * local-command.ts.
  *
  * The child is detached (its own process group): a Ctrl-C in the terminal reaches only the service,
  * which then stops its children itself, and the children outlive a kill -9 of the service so that the
@@ -12,208 +13,16 @@ import type { Socket } from 'node:net';
 import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appEntry } from './app-bundles.ts';
+import { buildCommand, type LaunchInput } from './local-command.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
-import type { SessionRequest } from '../sessions/types.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
-import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
-import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
-import { joinCommand, type SessionCgroup } from '../../sandbox/cgroups.ts';
-import { SANDBOX_ENV, type SandboxSettings } from '../../streamer/display/program-sandbox.ts';
+import { feedPipes, pipesFor } from '../../sandbox/bwrap.ts';
 
 /** The repository root: the sample application's path and default working directory are relative to it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One session's launch: which session, what to run, on which ports and address. */
-export interface LaunchInput {
-  sessionId: string;
-  request: SessionRequest;
-  ports: { signaling: number; media: number };
-  /** Address the application binds and advertises. */
-  host: string;
-  /** Added to the application's environment: allowed origins, viewer limit, codec. */
-  environment?: Record<string, string>;
-  /** The session's viewer secret: on a pipe for the sample application and the display host, never their environment. */
-  secret?: Uint8Array;
-  /**
-   * The session's sandbox (CONTRACT section 17): its control groups and the seccomp filter. Absent only where the
-   * service runs without one (tests of scheduling): then applications run as the service's user.
-   */
-  sandbox?: { group: SessionCgroup; seccomp: { bytes: Buffer; file: string } };
-}
-
-/** A resolved command line: executable, arguments and the environment added to the service's. */
-export interface Command {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  /** Variables of the service's environment that the program does not get. */
-  drop?: readonly string[];
-  /** The program says on READY_FD when it is ready (the sample application and the display host do). */
-  announcesReady?: boolean;
-  /** The environment is `env` and PATH alone, nothing of the service's. */
-  only?: boolean;
-  /** Bytes written on pipes from descriptor 3 up (after the ready line's, when there is one). */
-  extra?: Buffer[];
-}
-
 /** The descriptor of the ready line's pipe (protocol/ready-line.ts) in the application. */
 export const READY_FD = 3;
-/** The descriptor of the pipe the sample application and the display host read their secret from. */
-export const SECRET_FD = 4;
-
-/**
- * What the sample application does not get of the service's environment. Node 20 reads the file that
- * NODE_EXTRA_CA_CERTS names, with its own root certificates, as it starts (about 45 ms on a 2-core machine),
- * whether or not the program ever opens a TLS connection, and the sample application opens none.
- */
-export const SAMPLE_DROPPED_ENV: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
-
-/** argv and environment for a session: the catalog's LaunchSpec, or the sample streaming application. */
-export function buildCommand(input: LaunchInput): Command {
-  return inGroup(input, commandOf(input));
-}
-
-/** The application itself, before its control group: what it runs, and how it gets its secret. */
-function commandOf(input: LaunchInput): Command {
-  const { sessionId, request, ports, host, environment, secret, sandbox } = input;
-  const env: Record<string, string> = {
-    ...environment,
-    STREAMGATE_SESSION_ID: sessionId,
-    STREAMGATE_SIGNALING_PORT: String(ports.signaling),
-    STREAMGATE_MEDIA_PORT: String(ports.media),
-    STREAMGATE_HOST: host,
-    STREAMGATE_ARGUMENTS: JSON.stringify(request.arguments),
-  };
-  const values: Record<string, string> = {
-    signaling_port: String(ports.signaling),
-    media_port: String(ports.media),
-    host,
-    session_id: sessionId,
-  };
-  const fill = (command: string[]) =>
-    command.map((part) =>
-      part
-        .replace(/\{(signaling_port|media_port|host|session_id)\}/g, (_, key: string) => values[key] ?? '')
-        .replace(/\{arg:([A-Za-z0-9_]+)=([^}]*)\}/g, (_, name: string, fallback: string) =>
-          argumentWord(request.arguments[name], fallback),
-        ),
-    );
-  // Our own applications read their secret from a pipe, never their environment.
-  const secretPipe: { env: Record<string, string>; extra: Buffer[] } = secret
-    ? { env: { [SECRET_FILE_ENV]: `/dev/fd/${SECRET_FD}` }, extra: [Buffer.from(encodeSecret(secret))] }
-    : { env: {}, extra: [] };
-  const { settings } = request.profile;
-  if (request.launch && 'display' in request.launch) {
-    const { display } = request.launch;
-    const args = [...appEntry('display'), ...applicationFlags(input), '--', ...fill(display.command)];
-    const sandboxing: SandboxSettings = {
-      network: display.network ?? false,
-      gpu: settings.gpus > 0,
-      ...(display.files ? { files: display.files } : {}),
-      limits: settings.limits,
-      ...(sandbox ? { cgroup: sandbox.group.dirs('program'), seccompFile: sandbox.seccomp.file } : {}),
-    };
-    // The program's own environment reaches the program only, not the host.
-    return {
-      file: process.execPath,
-      args,
-      env: {
-        ...env,
-        ...secretPipe.env,
-        STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}),
-        ...(display.opengl === false ? { STREAMGATE_OPENGL: '0' } : {}),
-        [SANDBOX_ENV]: JSON.stringify(sandboxing),
-      },
-      announcesReady: true,
-      extra: secretPipe.extra,
-    };
-  }
-  if (request.launch) {
-    const command = fill(request.launch.command);
-    if (command[0] === undefined) throw new Error('A launch command needs at least one element.');
-    // An application that streams itself keeps CONTRACT section 14's environment variable for its secret.
-    const own = { ...request.launch.env, ...env, ...(secret ? { [SECRET_ENV]: encodeSecret(secret) } : {}) };
-    if (!sandbox) {
-      const [file, ...args] = command as [string, ...string[]];
-      return { file, args, env: own };
-    }
-    // Sandboxed with the host's network: it must listen on its ports.
-    const launch = sandboxLaunch({
-      command,
-      env: own,
-      uid: sessionUid(ports.signaling),
-      seccomp: sandbox.seccomp.bytes,
-      cgroup: sandbox.group.dirs('program'),
-      files: request.launch.files,
-      network: true,
-      gpu: settings.gpus > 0,
-      keepParent: true,
-    });
-    // bwrap, setpriv and the shell need nothing of the service's environment; the program gets `own` only.
-    return { file: launch.file, args: launch.args, env: {}, only: true, extra: launch.extra };
-  }
-  const args = [...appEntry('streamer'), ...applicationFlags(input)];
-  const stage = request.arguments.usd_stage_uri;
-  if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
-  return {
-    file: process.execPath,
-    args,
-    env: { ...env, ...secretPipe.env },
-    drop: SAMPLE_DROPPED_ENV,
-    announcesReady: true,
-    extra: secretPipe.extra,
-  };
-}
-
-/**
- * The sample application and the display host join their session's `app` group before they run, so that the
- * session's end kills all they started (CONTRACT section 17); a sandboxed command joined its `program` group.
- */
-function inGroup(input: LaunchInput, command: Command): Command {
-  if (!input.sandbox || !command.announcesReady) return command;
-  const [file, args] = joinCommand(input.sandbox.group.dirs('app'), [command.file, ...command.args]);
-  return { ...command, file, args };
-}
-
-/**
- * A session argument put into a command line: only a plain word (letters, digits, `.`, `_`, `-`, not
- * starting with `-` or `.`), so that it can name a file beside others but never become a flag or a path.
- */
-function argumentWord(value: unknown, fallback: string): string {
-  return typeof value === 'string' && /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(value) ? value : fallback;
-}
-
-/** The flags of the sample application and the display host (streamer/args.ts). */
-function applicationFlags({ sessionId, request, ports, host }: LaunchInput): string[] {
-  const { settings } = request.profile;
-  return [
-    '--session-id',
-    sessionId,
-    '--signaling-port',
-    String(ports.signaling),
-    '--media-port',
-    String(ports.media),
-    '--host',
-    host,
-    '--app-name',
-    request.app.name,
-    '--app-version',
-    request.version,
-    '--profile',
-    request.profile.id,
-    '--width',
-    String(settings.width),
-    '--height',
-    String(settings.height),
-    '--fps',
-    String(settings.fps),
-    '--max-width',
-    String(settings.maxWidth),
-    '--max-height',
-    String(settings.maxHeight),
-  ];
-}
 
 /** Where a launched application runs and writes its output. */
 export interface LaunchOptions {
