@@ -2,7 +2,7 @@
 import type { Session } from './session.ts';
 import type { CapacityReport, SessionCounts } from './types.ts';
 import type { CatalogProfile, ProfileSettings } from '../catalog/model.ts';
-import type { ClusterNodes } from '../runners/runner.ts';
+import type { ClusterNodes, Runner } from '../runners/runner.ts';
 import type { WarmProfileCounts } from './warm-pool.ts';
 
 type ProfileRow = CapacityReport['by_profile'][number];
@@ -12,11 +12,15 @@ type ProfileRow = CapacityReport['by_profile'][number];
  * queue, in all and per profile. Profiles that keep applications warm come first, in catalog order.
  */
 export function capacityReport(
-  capacity: number,
+  runner: Pick<Runner, 'slots' | 'cluster'>,
   sessions: Iterable<Session>,
   queue: readonly Session[],
   warm: readonly WarmProfileCounts[],
+  profiles: readonly CatalogProfile[],
 ): CapacityReport {
+  // On a cluster, its GPUs as its scheduler counts them, and whether each profile can run there.
+  const cluster = runner.cluster?.();
+  const capacity = cluster ? clusterGpus(cluster) : runner.slots();
   const rows = new Map<string, ProfileRow>();
   const row = (profile: string): ProfileRow => {
     let entry = rows.get(profile);
@@ -36,6 +40,7 @@ export function capacityReport(
   }
   for (const session of queue) row(session.request.profile.id).queued++;
   report.by_profile = [...rows.values()];
+  if (cluster) report.cluster = clusterReport(cluster, profiles);
   return report;
 }
 

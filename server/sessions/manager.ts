@@ -11,7 +11,7 @@ import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts'
 import { DomainError } from '../errors.ts';
 import { LocalRunner } from '../runners/local.ts';
 import type { Runner } from '../runners/runner.ts';
-import { capacityReport, clusterGpus, clusterReport } from './capacity.ts';
+import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
 import { Holdings } from './holdings.ts';
@@ -23,7 +23,8 @@ import { label } from './session-messages.ts';
 import { restoreSessions } from './session-restore.ts';
 import { ServiceLock } from './service-lock.ts';
 import { issueTicket, stopSharing, tellSharingStopped, type Sharing } from './sharing.ts';
-import { StateStore } from './state-store.ts';
+import { JournalRepository } from '../state/journal-repository.ts';
+import type { SessionRepository } from '../state/session-repository.ts';
 import { WarmPool } from './warm-pool.ts';
 import {
   QueueFullError,
@@ -50,7 +51,7 @@ export function createSessionManager(
 
 class Manager implements SessionManager {
   private readonly held: Holdings;
-  private readonly store: StateStore<PersistedSession, Session>;
+  private readonly store: SessionRepository<PersistedSession>;
   private readonly lock: ServiceLock;
   private readonly warmPool: WarmPool;
   private readonly services: SessionServices;
@@ -69,7 +70,7 @@ class Manager implements SessionManager {
     this.held = new Holdings(runner.slots(), options.userGpuShare);
     this.lock = new ServiceLock(options.dataDir);
     this.tickets = options.tickets ?? null;
-    this.store = new StateStore<PersistedSession, Session>(options.dataDir, {
+    this.store = new JournalRepository<PersistedSession, Session>(options.dataDir, {
       items: () => this.held.sessions,
       key: (saved) => saved.record.id,
       encode: sessionEncoder(),
@@ -173,16 +174,14 @@ class Manager implements SessionManager {
     return this.held.activeCount(owner);
   }
 
-  issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined> {
+  async issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined> {
     const session = this.held.visible(id);
-    return session && this.tickets
-      ? issueTicket(session, this.tickets, scope, ttlS)
-      : Promise.resolve(undefined);
+    return session && this.tickets ? issueTicket(session, this.tickets, scope, ttlS) : undefined;
   }
 
-  stopSharing(id: string): Promise<{ watchersDropped: number } | undefined> {
+  async stopSharing(id: string): Promise<{ watchersDropped: number } | undefined> {
     const session = this.held.visible(id);
-    return session && this.tickets ? stopSharing(session, this.sharing()) : Promise.resolve(undefined);
+    return session && this.tickets ? stopSharing(session, this.sharing()) : undefined;
   }
 
   counts() {
@@ -191,10 +190,7 @@ class Manager implements SessionManager {
 
   capacity(profiles: readonly CatalogProfile[] = []) {
     const { sessions, queue } = this.held;
-    const cluster = this.runner.cluster?.();
-    const slots = cluster ? clusterGpus(cluster) : this.runner.slots();
-    const report = capacityReport(slots, sessions.values(), queue, this.warmPool.byProfile());
-    return cluster ? { ...report, cluster: clusterReport(cluster, profiles) } : report;
+    return capacityReport(this.runner, sessions.values(), queue, this.warmPool.byProfile(), profiles);
   }
 
   async stop(): Promise<void> {

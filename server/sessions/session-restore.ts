@@ -5,7 +5,7 @@
 import { isPersistedSession, type PersistedSession } from './saved-session.ts';
 import type { Session } from './session.ts';
 import { label } from './session-messages.ts';
-import type { LoadResult } from './state-store.ts';
+import type { LoadResult } from '../state/session-repository.ts';
 import type { SessionLogger } from './types.ts';
 import type { Runner } from '../runners/runner.ts';
 
