@@ -2,11 +2,14 @@
  * A display host whose encoder fails to start, with everything else real (Xvfb, the program in its sandbox,
  * the stream server on its port): the start fails and leaves none of them behind.
  */
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canBind } from '../../server/sessions/port-pool.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { parseArgs } from '../transport/args.ts';
+import { Encoder } from '../transport/encoder.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
 import { sandboxSettings } from './program-sandbox.ts';
 
@@ -19,15 +22,20 @@ const alive = (pid: number) => {
   }
 };
 
+async function hostOptions() {
+  const signalingPort = await freePort();
+  const options = parseArgs(
+    ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
+    {},
+  );
+  options.width = options.maxWidth = 320;
+  options.height = options.maxHeight = 200;
+  return { options, signalingPort };
+}
+
 describe('a display host whose encoder cannot start', () => {
   it('stops its program, its stream server and its X server before the start fails', async () => {
-    const signalingPort = await freePort();
-    const options = parseArgs(
-      ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
-      {},
-    );
-    options.width = options.maxWidth = 320;
-    options.height = options.maxHeight = 200;
+    const { options, signalingPort } = await hostOptions();
     const made: { xPid?: number; socket?: string; programPid?: number; listening?: boolean } = {};
     const parts: DisplayParts = {
       ...DISPLAY_PARTS,
@@ -70,5 +78,43 @@ describe('a display host whose encoder cannot start', () => {
     expect(alive(made.programPid as number)).toBe(false);
     expect(existsSync(made.socket as string)).toBe(false);
     expect(await canBind(signalingPort, 'tcp')).toBe(true);
+  });
+});
+
+describe('a display host whose stream encodes nothing', () => {
+  it('fails its session in words instead of staying ready while viewers wait for video', async () => {
+    // An encoder that takes every frame and sends no packet: ready, and silent for ever, as the sessions that
+    // stayed on "Waiting for video…" were.
+    const dir = mkdtempSync(path.join(tmpdir(), 'silent-encoder-'));
+    const silent = path.join(dir, 'ffmpeg');
+    writeFileSync(silent, '#!/bin/sh\nexec cat > /dev/null\n');
+    chmodSync(silent, 0o755);
+    const { options } = await hostOptions();
+    const parts: DisplayParts = {
+      ...DISPLAY_PARTS,
+      async startEncoder(_options, encoderOptions, size) {
+        const encoder = new Encoder({ ...encoderOptions, ffmpegPath: silent });
+        await encoder.start(size);
+        return encoder;
+      },
+    };
+    const host = await startDisplayHost(
+      options,
+      { command: ['xterm'], env: {} },
+      () => undefined,
+      sandboxSettings(undefined),
+      parts,
+    );
+    try {
+      const began = performance.now();
+      expect(await host.done).toEqual({
+        code: 1,
+        reason: 'The display host stopped streaming: no picture was encoded for 10 s.',
+      });
+      expect(performance.now() - began).toBeLessThan(15_000);
+    } finally {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
