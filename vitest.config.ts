@@ -17,7 +17,7 @@ const processTests = [
   'server/routes/tickets.test.ts',
   'server/runners/local-runner.test.ts',
   'server/sessions/manager*.test.ts',
-  'server/sessions/private-files.test.ts',
+  'server/private-files.test.ts',
   'server/sessions/program-exit.test.ts',
   'server/sessions/service-lock.test.ts',
   'streamer/display/capture.test.ts',

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canBind } from '../server/sessions/port-pool.ts';
+import { canBind } from '../server/runners/port-pool.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import {

@@ -23,7 +23,7 @@ import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { streamRoutes } from './routes/stream.ts';
-import { stillDirOf } from './sessions/still-files.ts';
+import { stillDirOf } from './runners/still-files.ts';
 import type { SessionManager } from './sessions/types.ts';
 
 /** What the app uses but does not build itself, so that tests can choose each part. */

@@ -15,7 +15,7 @@ import { createSessionManager } from './sessions/manager.ts';
 import { ServiceSandbox } from './runners/service-sandbox.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
-import { stillDirOf, tidyStills } from './sessions/still-files.ts';
+import { stillDirOf, tidyStills } from './runners/still-files.ts';
 import type { SessionLogger } from './sessions/types.ts';
 import { SlurmRunner } from './runners/slurm.ts';
 import { SlurmTools } from './runners/slurm-tools.ts';

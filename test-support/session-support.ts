@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../server/runners/process-group.ts';
-import { canBind } from '../server/sessions/port-pool.ts';
+import { canBind } from '../server/runners/port-pool.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';

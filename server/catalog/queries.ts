@@ -174,3 +174,8 @@ export function warmTargets(catalog: Catalog): WarmTarget[] {
   }
   return targets;
 }
+
+/** How people read a launch: "USD Viewer 1.2.0". */
+export function label(target: Pick<LaunchTarget, 'app' | 'version'>): string {
+  return `${target.app.name} ${target.version}`;
+}

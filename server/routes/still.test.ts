@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stillDirOf, stillPath } from '../sessions/still-files.ts';
+import { stillDirOf, stillPath } from '../runners/still-files.ts';
 import { environmentOf, waitFor } from '../../test-support/session-support.ts';
 import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
-import { readStill } from '../sessions/still-files.ts';
+import { readStill } from '../runners/still-files.ts';
 import { requireSessions, type SessionAccess } from './session-access.ts';
 
 export interface StillRoutesOptions {

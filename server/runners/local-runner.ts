@@ -14,7 +14,7 @@ import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCommand, type LaunchInput } from './local-command.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { feedPipes, pipesFor } from '../../sandbox/bwrap.ts';
 

@@ -7,7 +7,7 @@
  * today; a Slurm runner (a batch job per session) and a Kubernetes runner (a pod per session) are designed
  * on the same interface (docs/runners.md).
  */
-import type { SessionPorts } from '../sessions/port-pool.ts';
+import type { SessionPorts } from './port-pool.ts';
 import type { SessionRequest } from '../sessions/types.ts';
 
 /** What a runner is given to start one session's application. */

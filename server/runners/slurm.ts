@@ -24,7 +24,7 @@ import type {
   RunSpec,
   SavedRun,
 } from './runner.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
 
 export const JOB_PREFIX = 'streamgate-';

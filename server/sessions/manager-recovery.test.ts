@@ -8,7 +8,7 @@ import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { createSessionManager } from './manager.ts';
 import { Session, type SessionServices } from './session.ts';
-import { stillDirOf, stillPath } from './still-files.ts';
+import { stillDirOf, stillPath } from '../runners/still-files.ts';
 import {
   freeBlock,
   sessionProcesses,

@@ -5,7 +5,7 @@ import { H264_ENCODER_ENV } from '../../protocol/h264-encoder.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
-import { canBind } from './port-pool.ts';
+import { canBind } from '../runners/port-pool.ts';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import { createSessionManager } from './manager.ts';
 import {

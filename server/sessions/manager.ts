@@ -16,7 +16,7 @@ import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
 import { Holdings } from './holdings.ts';
 import { resolveOptions, type ResolvedOptions } from './options.ts';
-import { openPrivateDir } from './private-files.ts';
+import { openPrivateDir } from '../private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
 import { label } from './session-messages.ts';

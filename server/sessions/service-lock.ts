@@ -6,7 +6,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive, startTicks } from '../runners/process-group.ts';
-import { PRIVATE_FILE_MODE } from './private-files.ts';
+import { PRIVATE_FILE_MODE } from '../private-files.ts';
 
 interface LockFile {
   pid: number;

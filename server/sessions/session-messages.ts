@@ -1,10 +1,9 @@
 /** The sentences a person reads in a session's `status.message`, and in the 410 of a failed one. */
+import { label } from '../catalog/queries.ts';
 import type { SessionRequest } from './types.ts';
 
-/** "USD Viewer 1.2.0" */
-export function label(request: SessionRequest): string {
-  return `${request.app.name} ${request.version}`;
-}
+/** A session is named by what it launched. */
+export { label };
 
 /**
  * Status of a queued session, in the contract's style: "Waiting for a free GPU: you're next" (none ahead),

@@ -10,7 +10,7 @@
  */
 import { mkdir, open, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../sessions/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import type { Changed, LoadResult, SessionRepository } from './session-repository.ts';
 
 type Line<T> = { version: 1; generation?: number; sessions?: T[]; put?: T[]; del?: string[] };

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canBind } from '../../server/sessions/port-pool.ts';
+import { canBind } from '../../server/runners/port-pool.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { parseArgs } from '../transport/args.ts';
 import { Encoder } from '../transport/encoder.ts';

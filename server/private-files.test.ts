@@ -2,9 +2,9 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logPath } from '../runners/local-runner.ts';
-import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
-import { waitFor } from '../../test-support/session-support.ts';
+import { logPath } from './runners/local-runner.ts';
+import { startTestApp, type TestApp } from '../test-support/test-support.ts';
+import { waitFor } from '../test-support/session-support.ts';
 
 // This file's ports: 48360-48369.
 let parent: string;

@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_DIR_MODE } from './private-files.ts';
+import { PRIVATE_DIR_MODE } from '../private-files.ts';
 
 /** The variable that names the still's file to the application. */
 export const STILL_ENV = 'STREAMGATE_STILL_PATH';
