@@ -1,0 +1,224 @@
+/**
+ * Launch to first frame through Slurm against the local runner, in the same run, on the idle two-node test cluster
+ * (scripts/slurm-cluster.sh): two real services (server/main.ts), one with STREAMGATE_RUNNER=slurm, each launching
+ * the sample application N times, one after the other, as a user's program would: POST /stream, GET until ready,
+ * a ticket, then a WHEP viewer (node-datachannel) until its first video packet. Prints the median and p90 of each,
+ * the difference (what submission and scheduling cost), where a Slurm launch's time goes (slurmctld's log: submitted,
+ * allocated; slurmd's: launched; the job's output file: its step started; the shared directory: the application's log
+ * opened and its ports written, seen only while the POST has answered 202), and the Slurm settings the figure
+ * depends on. It prints figures and asserts none.
+ * Usage: npx tsx bench/slurm.ts [--runs 5]  (one test cluster at a time on a machine: none may be running)
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { sampleCatalog } from '../e2e/support/catalogs.ts';
+import { startTestCluster, type TestCluster } from '../test-support/slurm-cluster.ts';
+import { startService, type Service } from '../test-support/service.ts';
+import { openViewer } from '../test-support/whep-viewer.ts';
+import { median, quantile } from './stats.ts';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = Math.max(1, Number(runsAt >= 0 ? args[runsAt + 1] : 5) || 5);
+const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
+
+interface Launch {
+  /** From the POST to the session's first ready answer, and to the viewer's first video packet (ms). */
+  ready: number;
+  frame: number;
+  /** Slurm only: ms from the POST to each mark of the cluster's logs and the shared directory. */
+  marks?: Record<string, number>;
+}
+
+async function json(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** One launch, from the POST to the first video packet; the session is ended after. */
+async function launchOnce(
+  service: Service,
+): Promise<{ id: string; at: number; seen: Record<string, number>; launch: Launch }> {
+  const at = Date.now();
+  const posted = await json(`${service.api}/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'sample', profile: 'small' }),
+  });
+  const id = posted.body.id as string;
+  if (![200, 202].includes(posted.status)) throw new Error(`POST /stream answered ${posted.status}`);
+  let session = posted;
+  // What the job writes in the shared directory, seen as it appears: its application's log (the application
+  // is being spawned) and its ports (it was spawned).
+  const shared = path.join(service.dataDir, 'slurm');
+  const files = {
+    appSpawned: path.join(shared, 'logs', `${id}.log`),
+    portsWritten: path.join(shared, `${id}.placed.json`),
+  };
+  const seen: Record<string, number> = {};
+  while (session.status !== 200) {
+    for (const [mark, file] of Object.entries(files))
+      if (!(mark in seen) && existsSync(file)) seen[mark] = Date.now() - at;
+    if (session.status === 410 || Date.now() - at > 120_000)
+      throw new Error(`session ${id} did not become ready: ${JSON.stringify(session.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    session = await json(`${service.api}/stream/${id}`);
+  }
+  const ready = Date.now() - at;
+  const routes = session.body.routes as Record<string, { description: string; source_port: number }[]>;
+  const [host, list = []] = Object.entries(routes)[0] ?? [];
+  const port = list.find((route) => route.description === 'signaling')?.source_port;
+  const ticket = await json(`${service.api}/stream/${id}/tickets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const viewer = await openViewer(`http://${host}:${port}`, 20_000, ticket.body.ticket as string);
+  let frame = NaN;
+  try {
+    while (viewer.videoPackets() === 0 && Date.now() - at < 150_000)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    if (viewer.videoPackets() > 0) frame = Date.now() - at;
+  } finally {
+    await viewer.close();
+  }
+  const ended = await fetch(`${service.api}/stream/${id}`, { method: 'DELETE' });
+  if (ended.status !== 204) throw new Error(`Ending ${id} answered ${ended.status}`);
+  if (Number.isNaN(frame)) throw new Error(`no video from session ${id}`);
+  return { id, at, seen, launch: { ready, frame } };
+}
+
+/** The time of the first line of a Slurm log that matches, in ms since the epoch (logs stamp to the ms). */
+function logged(file: string, pattern: RegExp): number {
+  const line = readFileSync(file, 'utf8')
+    .split('\n')
+    .find((each) => pattern.test(each));
+  const stamp = /^\[(\d{4}-\d\d-\d\dT[\d:.]+)\]/.exec(line ?? '')?.[1];
+  return stamp ? new Date(stamp).getTime() : NaN;
+}
+
+/** Where a Slurm launch's time went: each mark in ms after the POST. */
+async function slurmMarks(cluster: TestCluster, service: Service, id: string, at: number) {
+  const out = await cluster.slurm('squeue', [
+    '--noheader',
+    '--states=all',
+    `--name=streamgate-${id}`,
+    '--format=%i %N',
+  ]);
+  const [job, node] = out.trim().split(/\s+/);
+  const logs = path.join(cluster.env.STREAMGATE_TEST_CLUSTER_DIR ?? '', 'log');
+  const ctld = path.join(logs, 'slurmctld.log');
+  const jobLog = path.join(service.dataDir, 'slurm', 'logs', `${id}.job.log`);
+  const since = (time: number) => time - at;
+  return {
+    submitted: since(logged(ctld, new RegExp(`_slurm_rpc_submit_batch_job: JobId=${job} `))),
+    allocated: since(logged(ctld, new RegExp(`sched.*Allocate JobId=${job} `))),
+    launched: since(logged(path.join(logs, `slurmd-${node}.log`), new RegExp(`batch job ${job}\\b`))),
+    stepStarted: since(statSafe(jobLog)),
+  };
+}
+
+function statSafe(file: string): number {
+  try {
+    return statSync(file).birthtimeMs || statSync(file).mtimeMs;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Until Slurm has no streamgate job pending, running or completing: the cluster is idle for the next launch. */
+async function idle(cluster: TestCluster): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const out = await cluster.slurm('squeue', ['--noheader', '--format=%j']);
+    if (!out.split('\n').some((line) => line.startsWith('streamgate-'))) return;
+    if (Date.now() > deadline) throw new Error(`Slurm still has jobs: ${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '-').padStart(7);
+
+function summary(name: string, launches: Launch[]): { ready: number; frame: number } {
+  const frames = launches.map((each) => each.frame);
+  const readies = launches.map((each) => each.ready);
+  console.log(
+    `${name.padEnd(8)}${String(launches.length).padStart(5)}${ms(median(readies))}${ms(quantile(readies, 0.9))}` +
+      `${ms(median(frames))}${ms(quantile(frames, 0.9))}`,
+  );
+  return { ready: median(readies), frame: median(frames) };
+}
+
+async function main(): Promise<void> {
+  const cluster = await startTestCluster();
+  const services: Service[] = [];
+  try {
+    const options = { catalog, portal: false, env: { STREAMGATE_RATE_LIMIT: 'off' } };
+    const local = await startService(options);
+    services.push(local);
+    const slurm = await startService({
+      ...options,
+      env: { ...options.env, ...cluster.env, STREAMGATE_RUNNER: 'slurm' },
+    });
+    services.push(slurm);
+    const results = { local: [] as Launch[], slurm: [] as Launch[] };
+    // One of each first, unmeasured: the first start of a process reads its files from disk.
+    for (let i = -1; i < runs; i++) {
+      const one = await launchOnce(local);
+      const other = await launchOnce(slurm);
+      await idle(cluster);
+      other.launch.marks = { ...(await slurmMarks(cluster, slurm, other.id, other.at)), ...other.seen };
+      const label = i < 0 ? 'warm-up' : `run ${i + 1}`;
+      const marks = Object.entries(other.launch.marks)
+        .map(([key, value]) => `${key} ${ms(value).trim()}`)
+        .join(', ');
+      console.log(
+        `${label.padEnd(8)} local: ready ${one.launch.ready} ms, frame ${one.launch.frame} ms | slurm: ready ` +
+          `${other.launch.ready} ms, frame ${other.launch.frame} ms (${marks})`,
+      );
+      if (i < 0) continue;
+      results.local.push(one.launch);
+      results.slurm.push(other.launch);
+    }
+    console.log('\nLaunch (POST /stream) to ready and to the first video packet, ms:');
+    console.log('runner   runs  ready    p90  frame    p90');
+    const a = summary('local', results.local);
+    const b = summary('slurm', results.slurm);
+    console.log(
+      `overhead of Slurm (median, slurm - local): ready ${ms(b.ready - a.ready).trim()} ms, frame ${ms(b.frame - a.frame).trim()} ms`,
+    );
+    console.log('\nWhere a Slurm launch goes, median ms after the POST:');
+    const keys = [...new Set(results.slurm.flatMap((each) => Object.keys(each.marks ?? {})))];
+    for (const key of keys)
+      console.log(
+        `  ${key.padEnd(14)}${ms(median(results.slurm.map((each) => each.marks?.[key] ?? NaN).filter(Number.isFinite)))}`,
+      );
+    console.log(`  ${'ready'.padEnd(14)}${ms(b.ready)}\n  ${'first frame'.padEnd(14)}${ms(b.frame)}`);
+    const config = await cluster.slurm('scontrol', ['show', 'config']);
+    const settings = config
+      .split('\n')
+      .filter((line) =>
+        /^(SchedulerParameters|SchedulerType|SchedulerTimeSlice|SelectType |MessageTimeout|BatchStartTimeout|PrologFlags|Prolog |ProctrackType|TaskPlugin )/.test(
+          line,
+        ),
+      );
+    console.log(
+      `\nThe Slurm settings these figures depend on (scontrol show config):\n${settings.map((line) => `  ${line.replace(/\s+=\s+/, ' = ')}`).join('\n')}`,
+    );
+  } finally {
+    for (const service of services) await service.close();
+    await cluster.stop();
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  // node-datachannel's threads would keep the process alive once everything is stopped.
+  .finally(() => process.exit());
