@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const all = ['server', 'sessions', 'streamer', 'display', 'sandbox', 'portal', 'launch', 'viewer'];
+const all = ['server', 'sessions', 'streamer', 'display', 'sandbox', 'portal', 'launch', 'viewer', 'slurm'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;
 
