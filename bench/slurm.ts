@@ -5,11 +5,11 @@
  * a ticket, then a WHEP viewer (node-datachannel) until its first video packet. Prints the median and p90 of each,
  * the difference (what submission and scheduling cost), where a Slurm launch's time goes (slurmctld's log: submitted,
  * allocated; slurmd's: launched; the job's output file: its step started; the shared directory: the application's log
- * opened and its ports written, seen only while the POST has answered 202), and the Slurm settings the figure
+ * opened and its ports written, looked at every 10 ms), and the Slurm settings the figure
  * depends on. It prints figures and asserts none.
  * Usage: npx tsx bench/slurm.ts [--runs 5]  (one test cluster at a time on a machine: none may be running)
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 import { startTestCluster, type TestCluster } from '../test-support/slurm-cluster.ts';
@@ -43,6 +43,19 @@ async function json(
 async function launchOnce(
   service: Service,
 ): Promise<{ id: string; at: number; seen: Record<string, number>; launch: Launch }> {
+  // What the job writes in the shared directory, seen as it appears (one launch at a time: a new file is this
+  // one's), also while the POST waits for it to be ready: its application's log (the application is being
+  // spawned) and its ports (it was spawned).
+  const shared = path.join(service.dataDir, 'slurm');
+  const appeared = new Map<string, number>();
+  const look = () => {
+    for (const dir of [shared, path.join(shared, 'logs')])
+      for (const name of existsSync(dir) ? readdirSync(dir) : [])
+        if (!appeared.has(name)) appeared.set(name, Date.now());
+  };
+  look();
+  const before = new Set(appeared.keys());
+  const watcher = setInterval(look, 10);
   const at = Date.now();
   const posted = await json(`${service.api}/stream`, {
     method: 'POST',
@@ -52,23 +65,22 @@ async function launchOnce(
   const id = posted.body.id as string;
   if (![200, 202].includes(posted.status)) throw new Error(`POST /stream answered ${posted.status}`);
   let session = posted;
-  // What the job writes in the shared directory, seen as it appears: its application's log (the application
-  // is being spawned) and its ports (it was spawned).
-  const shared = path.join(service.dataDir, 'slurm');
-  const files = {
-    appSpawned: path.join(shared, 'logs', `${id}.log`),
-    portsWritten: path.join(shared, `${id}.placed.json`),
-  };
-  const seen: Record<string, number> = {};
   while (session.status !== 200) {
-    for (const [mark, file] of Object.entries(files))
-      if (!(mark in seen) && existsSync(file)) seen[mark] = Date.now() - at;
     if (session.status === 410 || Date.now() - at > 120_000)
       throw new Error(`session ${id} did not become ready: ${JSON.stringify(session.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
     session = await json(`${service.api}/stream/${id}`);
   }
   const ready = Date.now() - at;
+  clearInterval(watcher);
+  const seen: Record<string, number> = {};
+  for (const [mark, name] of [
+    ['appSpawned', `${id}.log`],
+    ['portsWritten', `${id}.placed.json`],
+  ] as const) {
+    const time = before.has(name) ? undefined : appeared.get(name);
+    if (time !== undefined) seen[mark] = time - at;
+  }
   const routes = session.body.routes as Record<string, { description: string; source_port: number }[]>;
   const [host, list = []] = Object.entries(routes)[0] ?? [];
   const port = list.find((route) => route.description === 'signaling')?.source_port;
