@@ -114,15 +114,63 @@ async function activeJobs(): Promise<string[]> {
 }
 
 describe('sessions on Slurm, under faults', () => {
+  it('answers 503 in words while slurmctld is down, keeps a ready session streaming, and launches again once it is back', async () => {
+    const before = await created();
+    const { host, health } = where((await ready(before)).body);
+    expect(cluster?.nodes.map((node) => node.addr)).toContain(host);
+
+    const stoppedAt = Date.now();
+    await cluster?.stopController();
+    const refused = await until(
+      'a launch to be refused with 503',
+      async () => {
+        const res = await launch();
+        if (res.status !== 503) {
+          // One accepted before the service noticed is no part of the test: end it.
+          if (res.body.id) await call(`${service.api}/stream/${res.body.id}`, { method: 'DELETE' });
+          return undefined;
+        }
+        return res;
+      },
+      60_000,
+      500,
+    );
+    figure('slurmctld stopped: launches refused after', Date.now() - stoppedAt, 'ms');
+    expect(refused.body.detail).toMatch(/^The Slurm cluster does not answer \(slurmctld is down/);
+
+    // The running session goes on: still ready, and its application still answers on its node.
+    const during = await call(`${service.api}/stream/${before}`);
+    expect(during.status).toBe(200);
+    expect(where(during.body).host).toBe(host);
+    expect((await fetch(health)).status).toBe(200);
+
+    const startedAt = Date.now();
+    await cluster?.startController();
+    const next = await until(
+      'a launch to be accepted again',
+      async () => {
+        const res = await launch();
+        return res.status === 503 ? undefined : res;
+      },
+      60_000,
+      500,
+    );
+    expect([200, 202], next.text).toContain(next.status);
+    await ready(next.body.id as string);
+    figure('slurmctld back: a new session ready after', Date.now() - startedAt, 'ms');
+    expect((await call(`${service.api}/stream/${before}`)).status).toBe(200);
+    await end(before);
+    await end(next.body.id as string);
+  });
+
   it('fails a job whose application never listens after the start-up timeout, and cancels its job', async () => {
     const id = await created('silent', 'short');
     const startedAt = Date.now();
     const gone = await ended(id, 60_000);
     figure('never listening: failed after', Date.now() - startedAt, 'ms');
-    // The job writes its ports as it starts the application (slurm-job.ts), so the session's own probe
-    // notices first; a job that never wrote them would end in the runner's words.
+    // The job writes its ports once the application says it listens (CONTRACT §18): this one never does.
     expect(gone.body.detail).toMatch(
-      /^The session failed: Silent 1\.0\.0 (was not ready within 5 s|started on node\d but never said where it listens; its Slurm job was cancelled)$/,
+      /^The session failed: Silent 1\.0\.0 started on node\d but never said where it listens; its Slurm job was cancelled$/,
     );
     const state = await until(
       'its job to be gone or cancelled',

@@ -25,7 +25,7 @@ die() {
 
 # The folder of the running cluster, which its bridge names (alias); for stop and status, STREAMGATE_TEST_CLUSTER_DIR
 # when set.
-bridge_dir() { ip -o link show "$BRIDGE" 2>/dev/null | sed -n 's/.* alias //p'; }
+bridge_dir() { ip -o link show "$BRIDGE" 2>/dev/null | sed -n 's/.* alias //p' || true; }
 cluster_dir() { if [ -n "${STREAMGATE_TEST_CLUSTER_DIR:-}" ]; then echo "$STREAMGATE_TEST_CLUSTER_DIR"; else bridge_dir; fi; }
 
 # The live ones (no zombie) of the pids given one a line.

@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       secret: Buffer.from(spec.secret, 'base64'),
     },
     {
-      placed: (placement) => writePrivate(placedFile(dir, sessionId), { ...placement, node }),
+      // Written once the application says it listens (CONTRACT §18): one that never does is cancelled.
+      placed: (placement, announced) =>
+        void announced.then(() => writePrivate(placedFile(dir, sessionId), { ...placement, node })),
       exited: (exit) => void end(exit),
       waiting: () => {},
     },

@@ -226,6 +226,16 @@ function checked<T>(valid: ValidateFunction<T>, out: string, what: string): T {
   } catch {
     throw new Error(`${what} printed something other than JSON`);
   }
+  // Slurm 22.05's tools answer 0 with empty lists and an error when the controller does not answer.
+  const errors = (value as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(errors) && errors.length > 0) {
+    const said = errors
+      .map((each) => (each as { error?: unknown }).error)
+      .filter((each) => typeof each === 'string');
+    throw new SlurmUnavailable(
+      `the Slurm controller (slurmctld) does not answer (${what}: ${said.join('; ') || 'an error'})`,
+    );
+  }
   if (!valid(value))
     throw new Error(`${what} printed JSON of another shape: ${ajv.errorsText(valid.errors)}`);
   return value;

@@ -256,6 +256,14 @@ describe("Slurm's outputs", () => {
     expect((await drained.nodes())[0]?.state).toBe('IDLE+DRAIN');
     const other = new SlurmTools(async () => JSON.stringify({ jobs: [{ job_id: '12', name: 'x' }] }));
     await expect(other.jobs('streamgate-')).rejects.toThrow('squeue --json printed JSON of another shape');
+    // What squeue --json of Slurm 22.05 answers, with exit 0, while slurmctld is down.
+    const down = new SlurmTools(async () =>
+      JSON.stringify({
+        errors: [{ error: 'Unable to contact slurm controller (connect failure)', errno: 1 }],
+        jobs: [],
+      }),
+    );
+    await expect(down.jobs('streamgate-')).rejects.toThrow(SlurmUnavailable);
     const text = new SlurmTools(async () => 'JOBID PARTITION NAME');
     await expect(text.jobs('streamgate-')).rejects.toThrow('squeue --json printed something other than JSON');
   });
