@@ -56,6 +56,30 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     expect(getStartedSessions()[0]).toMatchObject({ id: sessionId, app: 'usd-viewer', version: '1.10.0' });
   });
 
+  it('asks for the session list again after a launch, so the app bar counts the new session at once', async () => {
+    serveCatalog();
+    let lists = 0;
+    server.use(
+      http.post(api('/stream'), () => HttpResponse.json(ready)),
+      http.get(api('/stream'), () => {
+        lists += 1;
+        return HttpResponse.json({ offset: 0, limit: 500, count: 1, items: [ready] });
+      }),
+      // What the session's page then asks for.
+      http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+      http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+    );
+    const { router } = renderRoute('/launch?app=usd-viewer&profile=default');
+    // The app bar asked once as the page opened (no session then).
+    await waitFor(() => expect(lists).toBe(1));
+    const before = lists;
+    await reviewAndLaunch();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+    // At once: well before the list's own refresh, every 5 s.
+    await waitFor(() => expect(lists).toBeGreaterThan(before), { timeout: 2_000 });
+    expect(await screen.findByRole('button', { name: /^Your sessions: 1 session/ })).toBeInTheDocument();
+  });
+
   it('on 202 opens the session page at once, which shows the queue and then the viewer when ready', async () => {
     serveCatalog();
     let polls = 0;

@@ -62,9 +62,11 @@ export function LaunchWizard() {
     // Ready (200) or waiting (202), the session's page takes it from here, starting from this answer.
     onSuccess: (session) => {
       queryClient.setQueryData(sessionQueries.detail(session.id).queryKey, { session, ended: undefined });
-      // Not invalidating the session list here: done at this point it froze the page after a launch that failed
-      // for want of a network and succeeded on Retry (launch-page.test.tsx hangs at 100% CPU; see issue 23).
       navigate(`/sessions/${session.id}`);
+      // The app bar's count and the sessions page show it now, not at their next refresh; asked once the
+      // navigation has begun (invalidated within it, the refetch held the page at 100% CPU in a test whose
+      // first launch failed for want of a network).
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey }), 0);
     },
     onError: (error) => {
       setReviewing(false);
