@@ -147,7 +147,13 @@ export class LocalRunner implements Runner {
   ): Promise<void> {
     const { sessionId, request } = spec;
     const ports = run.ports;
-    const lostPort = !how.listening && ports && how.retries < MAX_PORT_RETRIES && !(await portsFree(ports));
+    // Only for a session still starting: a ready one whose application died is failed, whoever holds its ports.
+    const lostPort =
+      observer.starting() &&
+      !how.listening &&
+      ports &&
+      how.retries < MAX_PORT_RETRIES &&
+      !(await portsFree(ports));
     // Stopped meanwhile: its session is ending or failed.
     if (this.runs.get(sessionId) !== run) return;
     if (lostPort) {

@@ -60,6 +60,11 @@ export interface RunObserver {
   exited(exit: RunExit): void;
   /** It waits for the place to run it (a job in a scheduler's queue): `why` says so, in words people read. */
   waiting(why: string): void;
+  /**
+   * Whether its session still waits for the application to be ready: only then may a runner start it again
+   * after an end that was not the application's own doing (a port another program took first).
+   */
+  starting(): boolean;
 }
 
 /** What a runner found of a saved session's application after a restart of the service. */

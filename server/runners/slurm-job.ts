@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const alive = setInterval(() => {}, 60_000);
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => void end({ code: null, signal, lastWords: '' }));
+  let listening = false;
   // Where the node cannot make a sandbox, a real program is refused there too, in the same words.
   const refusal = runner.refuses(spec.request);
   if (refusal) return end({ code: 1, signal: null, lastWords: refusal });
@@ -77,9 +78,14 @@ async function main(): Promise<void> {
     {
       // Written once the application says it listens (CONTRACT §18): one that never does is cancelled.
       placed: (placement, announced) =>
-        void announced.then(() => writePrivate(placedFile(dir, sessionId), { ...placement, node })),
+        void announced.then(() => {
+          listening = true;
+          writePrivate(placedFile(dir, sessionId), { ...placement, node });
+        }),
       exited: (exit) => void end(exit),
       waiting: () => {},
+      // Until it says it listens: a port lost before then is taken again on others, as on one machine.
+      starting: () => !listening,
     },
   );
 }

@@ -89,6 +89,7 @@ function observer(): RunObserver {
     placed: (placement) => heard.placed.push(placement),
     exited: (exit) => heard.exited.push(exit),
     waiting: (why) => heard.waiting.push(why),
+    starting: () => heard.placed.length === 0,
   };
 }
 

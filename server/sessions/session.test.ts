@@ -105,6 +105,17 @@ describe('a session', () => {
     expect(events).toEqual(['starting', 'launched', 'ready']);
   });
 
+  it('tells its runner it still starts only until it is ready, so that a ready one is never started again', async () => {
+    const s = session();
+    await s.launch();
+    runner.place(5000);
+    expect(runner.observer?.starting()).toBe(true);
+    answers.set(5000, { ok: true });
+    await pass(20);
+    expect(s.phase).toBe('ready');
+    expect(runner.observer?.starting()).toBe(false);
+  });
+
   it('asks again at once when the application announces that it listens', async () => {
     const s = session();
     await s.launch();

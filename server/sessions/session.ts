@@ -130,6 +130,7 @@ export class Session extends SessionCore {
       placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
       exited: (exit) => attempt === this.launches && this.exited(exit),
       waiting: (why) => attempt === this.launches && this.waiting(why),
+      starting: () => attempt === this.launches && this.current === 'starting',
     };
   }
 
