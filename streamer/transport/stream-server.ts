@@ -96,6 +96,8 @@ const DROP_LINES: Record<Drop, string> = {
  * hold up the event loop: they wait for it, or this long after the ready line (an application run alone).
  */
 const PROBE_WAIT_MS = 50;
+/** Viewers that left, remembered so that their late goodbye is answered 204, not 404. */
+const LEFT_KEPT = 32;
 
 /**
  * Starts the signaling port and loads the WebRTC stack; resolves once both are done. An application that
@@ -117,6 +119,8 @@ export async function startStreamServer(
   const dropped = noDrops();
   const told = new Map<string, Set<Drop>>();
 
+  /** The last viewers that left, by id: a goodbye that arrives after the connection closed finds its viewer gone. */
+  const left = new Map<string, Viewer>();
   const handlers: ViewerHandlers = {
     queries: app.queries,
     onVideoOpen: (viewer) => fanout.add(viewer),
@@ -132,6 +136,9 @@ export async function startStreamServer(
     onClosed: (viewer) => {
       fanout.remove(viewer);
       viewers.delete(viewer.id);
+      // Its goodbye (DELETE) may come after its connection closed: still a 204 for the ticket that made it.
+      left.set(viewer.id, viewer);
+      if (left.size > LEFT_KEPT) left.delete(left.keys().next().value as string);
       told.delete(viewer.id);
       app.onViewers?.(viewers.size);
       log(`viewer ${viewer.id} left (${viewers.size} left)`);
@@ -201,7 +208,7 @@ export async function startStreamServer(
       },
       remove(id, ticket) {
         const viewer = viewers.get(id);
-        if (!viewer) return 'unknown';
+        if (!viewer) return left.get(id)?.madeWith(ticket) ? 'removed' : 'unknown';
         if (!viewer.madeWith(ticket)) return 'other';
         viewer.close();
         return 'removed';
