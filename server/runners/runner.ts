@@ -7,6 +7,7 @@
  * today; a Slurm runner (a batch job per session) and a Kubernetes runner (a pod per session) are designed
  * on the same interface (docs/runners.md).
  */
+import type { components } from '../../api/schema.ts';
 import type { SessionPorts } from './port-pool.ts';
 import type { SessionRequest } from '../sessions/types.ts';
 
@@ -84,18 +85,8 @@ export interface SavedRun {
   started: boolean;
 }
 
-/** A cluster's nodes as its scheduler counts them. */
-export interface ClusterNodes {
-  scheduler: 'slurm';
-  nodes: {
-    name: string;
-    address: string;
-    state: string;
-    partitions: string[];
-    gpus: number;
-    gpus_in_use: number;
-  }[];
-}
+/** A cluster's nodes as its scheduler counts them: the contract's own shape (api/openapi.yaml, `Cluster`). */
+export type ClusterNodes = Pick<components['schemas']['Cluster'], 'scheduler' | 'nodes'>;
 
 /** One way of running sessions' applications. */
 export interface Runner {
