@@ -67,4 +67,9 @@ export interface PlayerEvents {
   message: MessageRecord;
   /** Whether keys go to the application, for a hint on how to get the keyboard back. */
   keyboard: KeyboardCapture;
+  /**
+   * Whether the connection carries sound: true when its audio track arrives, false when the connection ends.
+   * An application without sound rejects the audio in its answer, and this never comes.
+   */
+  sound: boolean;
 }

@@ -5,12 +5,15 @@ import { lastPeer, play, posts, setup, withPlayerHarness, whepResponse } from '.
 withPlayerHarness();
 
 describe('Player', () => {
-  it('offers recvonly video and two channels, posts WHEP to the route and rewrites the candidate', async () => {
+  it('offers recvonly video and audio and two channels, posts WHEP to the route and rewrites the candidate', async () => {
     const h = setup();
     h.player.connect();
     await play(h);
     const pc = lastPeer();
-    expect(pc.transceivers).toEqual([{ kind: 'video', direction: 'recvonly' }]);
+    expect(pc.transceivers).toEqual([
+      { kind: 'video', direction: 'recvonly' },
+      { kind: 'audio', direction: 'recvonly' },
+    ]);
     expect(pc.channels.map((c) => c.label)).toEqual(['input', 'messages']);
     const [url, init] = posts(h)[0]!;
     expect(url).toBe('http://stream.example.org:49210/whep');
@@ -18,7 +21,48 @@ describe('Player', () => {
     expect(init.body).toContain('a=recvonly');
     expect(pc.remoteDescription?.sdp).toContain(' stream.example.org 31000 typ host');
     expect(h.states.map((s) => s.kind)).toEqual(['connecting', 'waiting-for-video', 'playing']);
-    expect(h.video.srcObject).toEqual({ id: 'stream' });
+    expect(h.video.srcObject).toBe(pc.remoteStream);
+  });
+
+  it('plays an answer that rejects the audio: video only, and no sound', async () => {
+    const h = setup();
+    const sound = vi.fn();
+    h.player.addEventListener('sound', sound);
+    h.player.connect();
+    await play(h);
+    expect(lastPeer().remoteDescription?.sdp).not.toContain('m=audio');
+    expect(h.states.at(-1)?.kind).toBe('playing');
+    expect(h.player.hasSound).toBe(false);
+    expect(sound).not.toHaveBeenCalled();
+  });
+
+  it('plays both tracks in one stream, set on the element once, and says the session has sound', async () => {
+    const h = setup();
+    const sound = vi.fn();
+    h.player.addEventListener('sound', sound);
+    h.player.connect();
+    await play(h);
+    const shown = h.video.srcObject;
+    lastPeer().fireTrack('audio');
+    expect(h.video.srcObject).toBe(shown);
+    expect(h.player.stream?.getTracks().map((t) => t.kind)).toEqual(['video', 'audio']);
+    expect(h.player.hasSound).toBe(true);
+    expect(sound).toHaveBeenLastCalledWith(true);
+    // The connection lost, the sound goes with it until the next one brings its own.
+    lastPeer().setConnectionState('failed');
+    expect(h.player.hasSound).toBe(false);
+    expect(sound).toHaveBeenLastCalledWith(false);
+  });
+
+  it('puts an audio track that comes in a stream of its own into the stream the element plays', async () => {
+    const h = setup();
+    h.player.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    lastPeer().fireTrack('audio', 'own');
+    lastPeer().fireTrack('video', 'own');
+    const stream = h.video.srcObject as unknown as MediaStream;
+    expect(stream.getTracks().map((t) => t.kind)).toEqual(['audio', 'video']);
+    expect(h.player.hasSound).toBe(true);
   });
 
   it('numbers input events and sends application messages both ways', async () => {

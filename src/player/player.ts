@@ -39,6 +39,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private videoCleanup: (() => void) | undefined;
+  private sound = false;
+  private shown: MediaStream | undefined;
 
   constructor(private readonly options: PlayerOptions) {
     super();
@@ -54,6 +56,16 @@ export class Player extends TypedEmitter<PlayerEvents> {
   /** The stats samples of the last minute, oldest first. */
   get statsHistory() {
     return this.stats.history.list();
+  }
+
+  /** Whether the current connection carries sound: an audio track arrived (see the `sound` event). */
+  get hasSound(): boolean {
+    return this.sound;
+  }
+
+  /** The stream the video element plays, with its video and (where the application has sound) audio track. */
+  get stream(): MediaStream | undefined {
+    return this.shown;
   }
 
   /** Sequence number of the last input event sent (the application echoes the last one it applied). */
@@ -112,6 +124,12 @@ export class Player extends TypedEmitter<PlayerEvents> {
     return true;
   }
 
+  private setSound(sound: boolean) {
+    if (sound === this.sound) return;
+    this.sound = sound;
+    this.emit('sound', sound);
+  }
+
   private setState(state: PlayerState) {
     this.current = state;
     this.emit('state', state);
@@ -167,7 +185,12 @@ export class Player extends TypedEmitter<PlayerEvents> {
 
   private createPeer(generation: number): PeerSession {
     return new PeerSession(this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)), {
-      onTrack: (stream) => this.showStream(stream, generation),
+      onTrack: (stream, track) => {
+        if (generation !== this.generation) return;
+        if (track.kind === 'audio') this.setSound(true);
+        // The second track comes in the stream the element already plays; setting it again would reload it.
+        if (this.shown !== stream) this.showStream(stream, generation);
+      },
       onMessage: (data) => {
         const parsed = parseAppMessage(data);
         if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
@@ -183,6 +206,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private showStream(stream: MediaStream, generation: number) {
     const { video } = this.options;
     this.videoCleanup?.();
+    this.shown = stream;
     video.srcObject = stream;
     const onFrame = () => {
       if (generation !== this.generation || this.current.kind === 'playing') return;
@@ -248,5 +272,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.resizer = undefined;
     this.peer?.close();
     this.peer = undefined;
+    this.shown = undefined;
+    this.setSound(false);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * One negotiated peer connection to the application: recvonly video and the `input` and `messages` channels.
+ * One negotiated peer connection to the application: recvonly video, recvonly audio (which an application
+ * without sound rejects) and the `input` and `messages` channels.
  * It reports its end once through `onLost`; reconnecting is the player's business, not this class's.
  */
 import { INPUT_CHANNEL, MESSAGES_CHANNEL } from '../data-channels/app-messages';
@@ -13,7 +14,11 @@ export type PeerConnectionFactory = (config: RTCConfiguration) => RTCPeerConnect
 
 /** What the session tells its owner. */
 export interface PeerSessionHandlers {
-  onTrack(stream: MediaStream): void;
+  /**
+   * Called once per track that arrives, always with the same stream, which holds every track received so far:
+   * the one stream a video element plays, picture and sound.
+   */
+  onTrack(stream: MediaStream, track: MediaStreamTrack): void;
   onMessage(data: unknown): void;
   onInputOpen(): void;
   /** Called at most once, when media stops for good. */
@@ -29,6 +34,7 @@ export class PeerSession {
   readonly input: RTCDataChannel;
   readonly messages: RTCDataChannel;
   private signaling: SignalingSession | undefined;
+  private stream: MediaStream | undefined;
   private closed = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -38,12 +44,11 @@ export class PeerSession {
   ) {
     this.pc = createPeerConnection({ bundlePolicy: 'max-bundle' });
     this.pc.addTransceiver('video', { direction: 'recvonly' });
+    this.pc.addTransceiver('audio', { direction: 'recvonly' });
     // Input must arrive in order (a button up after its down) but stale moves need no retransmission at length.
     this.input = this.pc.createDataChannel(INPUT_CHANNEL, { ordered: true });
     this.messages = this.pc.createDataChannel(MESSAGES_CHANNEL, { ordered: true });
-    this.pc.addEventListener('track', (event) => {
-      handlers.onTrack(event.streams[0] ?? new MediaStream([event.track]));
-    });
+    this.pc.addEventListener('track', (event) => this.onTrack(event));
     this.input.addEventListener('open', () => handlers.onInputOpen());
     this.messages.addEventListener('message', (event) => handlers.onMessage(event.data));
     // A closed channel that we did not close means the application dropped this viewer.
@@ -89,6 +94,14 @@ export class PeerSession {
     clearTimeout(this.graceTimer);
     void this.signaling?.close();
     this.pc.close();
+  }
+
+  private onTrack({ track, streams }: RTCTrackEvent) {
+    // The application gives both tracks one msid, so the browser hands over one stream; an answer that names
+    // them apart (or not at all) would leave the sound in a stream no element plays.
+    if (!this.stream) this.stream = streams[0] ?? new MediaStream([track]);
+    else if (!this.stream.getTracks().includes(track)) this.stream.addTrack(track);
+    this.handlers.onTrack(this.stream, track);
   }
 
   private onConnectionState() {

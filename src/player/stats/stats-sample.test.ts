@@ -61,6 +61,26 @@ describe('sampleStats', () => {
     expect(second.sample.jitterMs).toBeCloseTo(2);
   });
 
+  it("gives the sound's bitrate, jitter and loss where an audio inbound-rtp is reported, and nothing else", () => {
+    const video = { type: 'inbound-rtp', kind: 'video', timestamp: 1000, bytesReceived: 0, framesDecoded: 0 };
+    const audio = { type: 'inbound-rtp', kind: 'audio', timestamp: 1000, bytesReceived: 0 };
+    const without = sampleStats(report({ ...base, in1: video }), undefined, 1);
+    expect(without.sample.audio).toBeUndefined();
+    const first = sampleStats(report({ ...base, in1: video, in2: audio }), undefined, 1);
+    expect(first.sample.audio).toEqual({});
+    const second = sampleStats(
+      report({
+        ...base,
+        in1: { ...video, timestamp: 3000, bytesReceived: 250_000 },
+        in2: { ...audio, timestamp: 3000, bytesReceived: 16_000, jitter: 0.004, packetsLost: 3 },
+      }),
+      first.counters,
+      2,
+    );
+    expect(second.sample.bitrateKbps).toBe(1000);
+    expect(second.sample.audio).toEqual({ bitrateKbps: 64, jitterMs: 4, packetsLost: 3 });
+  });
+
   it('gives an empty sample before any video arrives', () => {
     const { sample, counters } = sampleStats(report({}), undefined, 5);
     expect(sample).toEqual({ time: 5 });

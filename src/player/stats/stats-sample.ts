@@ -1,7 +1,16 @@
 /**
  * Reduces two successive `RTCPeerConnection.getStats()` reports to one sample of what a person looks at:
- * fps, bitrate, resolution, codec, round trip, loss, jitter, decode time and the candidate type in use.
+ * fps, bitrate, resolution, codec, round trip, loss, jitter, decode time and the candidate type in use, and
+ * the bitrate, jitter and loss of the sound where the connection carries any.
  */
+
+/** The sound's figures; fields are undefined where the browser does not report them yet. */
+export interface AudioStats {
+  /** Received audio bitrate in kbit/s. */
+  bitrateKbps?: number;
+  jitterMs?: number;
+  packetsLost?: number;
+}
 
 /** One stats sample; fields are undefined where the browser does not report them yet. */
 export interface StatsSample {
@@ -23,14 +32,20 @@ export interface StatsSample {
   framesDecoded?: number;
   /** host, srflx, prflx or relay: how the remote side is reached. */
   candidateType?: string;
+  /** Only where an audio inbound-rtp is reported: an application without sound has none. */
+  audio?: AudioStats;
+}
+
+/** Bytes received by one inbound-rtp up to its report's time. */
+interface ByteCount {
+  timestamp: number;
+  bytesReceived: number;
 }
 
 /** The counters a sample needs from the previous report. */
 export interface StatsCounters {
-  timestamp: number;
-  bytesReceived: number;
-  framesDecoded: number;
-  totalDecodeTime: number;
+  video?: ByteCount & { framesDecoded: number; totalDecodeTime: number };
+  audio?: ByteCount;
 }
 
 type Report = Record<string, unknown>;
@@ -43,6 +58,36 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+function byteCount(inbound: Report, now: number): ByteCount {
+  return { timestamp: num(inbound.timestamp) ?? now, bytesReceived: num(inbound.bytesReceived) ?? 0 };
+}
+
+/** The bitrate between two counts, in kbit/s; undefined without an earlier one. */
+function kbps(count: ByteCount, previous: ByteCount | undefined): number | undefined {
+  if (!previous || count.timestamp <= previous.timestamp) return undefined;
+  const seconds = (count.timestamp - previous.timestamp) / 1000;
+  return Math.max(0, (8 * (count.bytesReceived - previous.bytesReceived)) / 1000 / seconds);
+}
+
+/** An inbound-rtp's jitter (reported in seconds) in ms. */
+function jitterMs(inbound: Report): number | undefined {
+  const jitter = num(inbound.jitter);
+  return jitter === undefined ? undefined : jitter * 1000;
+}
+
+/** The sound's figures, where there is sound. */
+function audioStats(inbound: Report, previous: ByteCount | undefined, now: number) {
+  const count = byteCount(inbound, now);
+  const audio: AudioStats = {};
+  const bitrateKbps = kbps(count, previous);
+  if (bitrateKbps !== undefined) audio.bitrateKbps = bitrateKbps;
+  const jitter = jitterMs(inbound);
+  if (jitter !== undefined) audio.jitterMs = jitter;
+  const lost = num(inbound.packetsLost);
+  if (lost !== undefined) audio.packetsLost = lost;
+  return { audio, count };
+}
+
 /** Builds a sample from a report and the counters of the previous one; returns the counters for the next call. */
 export function sampleStats(
   report: RTCStatsReport,
@@ -52,22 +97,23 @@ export function sampleStats(
   const byId = new Map<string, Report>();
   report.forEach((value: Report, id: string) => byId.set(id, value));
   const all = [...byId.values()];
-  const inbound = all.find((s) => s.type === 'inbound-rtp' && (s.kind ?? s.mediaType) === 'video');
+  const inboundOf = (kind: string) =>
+    all.find((s) => s.type === 'inbound-rtp' && (s.kind ?? s.mediaType) === kind);
+  const inbound = inboundOf('video');
   const sample: StatsSample = { time: now };
-  let counters: StatsCounters | undefined;
+  const counters: StatsCounters = {};
 
   if (inbound) {
-    const timestamp = num(inbound.timestamp) ?? now;
-    const bytesReceived = num(inbound.bytesReceived) ?? 0;
+    const count = byteCount(inbound, now);
     const framesDecoded = num(inbound.framesDecoded) ?? 0;
     const totalDecodeTime = num(inbound.totalDecodeTime) ?? 0;
-    counters = { timestamp, bytesReceived, framesDecoded, totalDecodeTime };
+    counters.video = { ...count, framesDecoded, totalDecodeTime };
     sample.framesDecoded = framesDecoded;
     sample.width = num(inbound.frameWidth);
     sample.height = num(inbound.frameHeight);
     sample.fps = num(inbound.framesPerSecond);
-    sample.jitterMs = (num(inbound.jitter) ?? NaN) * 1000;
-    if (!Number.isFinite(sample.jitterMs)) delete sample.jitterMs;
+    const jitter = jitterMs(inbound);
+    if (jitter !== undefined) sample.jitterMs = jitter;
     const lost = num(inbound.packetsLost);
     const received = num(inbound.packetsReceived);
     if (lost !== undefined) {
@@ -77,13 +123,21 @@ export function sampleStats(
     }
     const codec = byId.get(str(inbound.codecId) ?? '');
     sample.codec = str(codec?.mimeType)?.replace(/^video\//, '');
-    if (previous && timestamp > previous.timestamp) {
-      const seconds = (timestamp - previous.timestamp) / 1000;
-      sample.bitrateKbps = Math.max(0, (8 * (bytesReceived - previous.bytesReceived)) / 1000 / seconds);
-      const frames = framesDecoded - previous.framesDecoded;
+    const before = previous?.video;
+    sample.bitrateKbps = kbps(count, before);
+    if (before && sample.bitrateKbps !== undefined) {
+      const seconds = (count.timestamp - before.timestamp) / 1000;
+      const frames = framesDecoded - before.framesDecoded;
       sample.fps ??= Math.max(0, frames / seconds);
-      if (frames > 0) sample.decodeMs = (1000 * (totalDecodeTime - previous.totalDecodeTime)) / frames;
+      if (frames > 0) sample.decodeMs = (1000 * (totalDecodeTime - before.totalDecodeTime)) / frames;
     }
+  }
+
+  const audioInbound = inboundOf('audio');
+  if (audioInbound) {
+    const { audio, count } = audioStats(audioInbound, previous?.audio, now);
+    sample.audio = audio;
+    counters.audio = count;
   }
 
   const transport = all.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
@@ -95,7 +149,7 @@ export function sampleStats(
     if (rtt !== undefined) sample.rttMs = rtt * 1000;
     sample.candidateType = str(byId.get(str(pair.remoteCandidateId) ?? '')?.candidateType);
   }
-  return { sample, counters };
+  return { sample, counters: counters.video || counters.audio ? counters : undefined };
 }
 
 /** Keeps the samples of the last `windowMs` (60 s by default), oldest first. */

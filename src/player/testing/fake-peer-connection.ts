@@ -28,6 +28,35 @@ export class FakeDataChannel extends EventTarget {
   }
 }
 
+/** A received track: only what the player and the page read. */
+export class FakeTrack {
+  enabled = true;
+  readonly id: string;
+  constructor(readonly kind: 'video' | 'audio') {
+    this.id = `${kind}-track`;
+  }
+}
+
+/** A stream of received tracks (jsdom has no MediaStream). */
+export class FakeMediaStream {
+  constructor(
+    readonly id: string,
+    private readonly tracks: FakeTrack[] = [],
+  ) {}
+  getTracks() {
+    return [...this.tracks];
+  }
+  getAudioTracks() {
+    return this.tracks.filter((t) => t.kind === 'audio');
+  }
+  getVideoTracks() {
+    return this.tracks.filter((t) => t.kind === 'video');
+  }
+  addTrack(track: FakeTrack) {
+    this.tracks.push(track);
+  }
+}
+
 /** Records what the player did with the connection. */
 export class FakePeerConnection extends EventTarget {
   static created: FakePeerConnection[] = [];
@@ -97,11 +126,19 @@ export class FakePeerConnection extends EventTarget {
     this.connectionState = 'closed';
     for (const channel of this.channels) channel.readyState = 'closed';
   }
-  /** The application sends its video track. */
-  fireTrack() {
+  /** The one stream the application's tracks share (msid 'streamgate'), as the browser builds it. */
+  readonly remoteStream = new FakeMediaStream('streamgate');
+
+  /**
+   * The application sends a track, by default the video. `stream: 'own'` puts it in a stream of its own, as
+   * an answer whose tracks have different msids would.
+   */
+  fireTrack(kind: 'video' | 'audio' = 'video', stream: 'shared' | 'own' = 'shared') {
+    const track = new FakeTrack(kind);
     const event = new Event('track') as Event & { streams: unknown[]; track: unknown };
-    event.streams = [{ id: 'stream' }];
-    event.track = {};
+    if (stream === 'shared') this.remoteStream.addTrack(track);
+    event.streams = [stream === 'shared' ? this.remoteStream : new FakeMediaStream(kind, [track])];
+    event.track = track;
     this.dispatchEvent(event);
   }
   setConnectionState(state: RTCPeerConnectionState) {

@@ -19,4 +19,14 @@ describe('StatsOverlay', () => {
     rerender(<StatsOverlay history={[{ time: 1, fps: 1, bitrateKbps: 400 }]} />);
     expect(figure('Frames per second')).toBe('1.0');
   });
+
+  it("gives the sound's figures only where the connection reports sound", () => {
+    const { rerender } = render(<StatsOverlay history={[{ time: 1, fps: 30, bitrateKbps: 1500 }]} />);
+    expect(screen.getByRole('region', { name: 'Stream statistics' })).not.toHaveTextContent(/audio/i);
+    const audio = { bitrateKbps: 64.4, jitterMs: 3.25, packetsLost: 2 };
+    rerender(<StatsOverlay history={[{ time: 1, fps: 30, bitrateKbps: 1500, audio }]} />);
+    expect(figure('Audio bitrate')).toBe('64 kbit/s');
+    expect(figure('Audio jitter')).toBe('3.3 ms');
+    expect(figure('Audio packets lost')).toBe('2');
+  });
 });

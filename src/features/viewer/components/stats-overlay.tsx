@@ -1,4 +1,7 @@
-/** Live connection figures over the video, with the last minute of bitrate and fps as charts. */
+/**
+ * Live connection figures over the video (and the sound's, where there is sound), with the last minute of
+ * bitrate and fps as charts.
+ */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { StatsSample } from '../../../player';
@@ -37,6 +40,15 @@ export function StatsOverlay(props: { history: StatsSample[] }) {
     ['Frames decoded', fmt(last?.framesDecoded)],
     ['Candidate', last?.candidateType ?? '-'],
   ];
+  // Only a session with sound reports an audio inbound-rtp; one without says nothing about sound.
+  const audio = last?.audio;
+  if (audio) {
+    rows.push(
+      ['Audio bitrate', fmt(audio.bitrateKbps, 0, ' kbit/s')],
+      ['Audio jitter', fmt(audio.jitterMs, 1, ' ms')],
+      ['Audio packets lost', fmt(audio.packetsLost)],
+    );
+  }
   return (
     <Box
       role="region"
