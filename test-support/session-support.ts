@@ -23,6 +23,7 @@ export const testSettings: ProfileSettings = {
   startupTimeoutMs: 20_000,
   maxLifetimeMs: 600_000,
   idleTimeoutMs: 600_000,
+  audio: true,
   maxViewers: 8,
   warm: 0,
   gpus: 1,

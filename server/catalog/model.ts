@@ -53,6 +53,8 @@ export interface ProfileSettings {
    * viewer of a session, so a viewer whose browser does not offer it is refused.
    */
   codec?: 'vp8' | 'h264';
+  /** Whether its sessions stream sound (catalog `audio`, default true; CONTRACT §19). */
+  audio: boolean;
   /** GPUs a session holds (catalog `gpus`, default 1); with none, its sandbox sees no GPU device. */
   gpus: number;
   /** What a session's program may use (catalog `limits: {cpus, memory_mb, pids}`, CONTRACT §17). */
@@ -131,6 +133,7 @@ export const DEFAULT_SETTINGS: ProfileSettings = {
   idleTimeoutMs: 10 * 60_000,
   maxViewers: 8,
   warm: 0,
+  audio: true,
   gpus: 1,
   limits: { cpus: 1, memoryMb: 4096, pids: 512 },
 };

@@ -1,6 +1,6 @@
 /**
- * A profile's `settings` in the catalog: sizes, timeouts, viewers, codec, GPUs, the sandbox's limits
- * (CONTRACT §17) and where its Slurm jobs go (CONTRACT §18); every key optional.
+ * A profile's `settings` in the catalog: sizes, timeouts, viewers, codec, sound (CONTRACT §19), GPUs, the
+ * sandbox's limits (CONTRACT §17) and where its Slurm jobs go (CONTRACT §18); every key optional.
  */
 import type { Checker, Path } from './catalog-checker.ts';
 import { DEFAULT_SETTINGS, type ProfileSettings, type SlurmPlacement } from './model.ts';
@@ -10,7 +10,7 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
   const obj = c.object(value, path, [
     ...keys,
-    ...['idle_timeout_min', 'max_viewers', 'warm', 'codec', 'gpus', 'limits', 'slurm'],
+    ...['idle_timeout_min', 'max_viewers', 'warm', 'codec', 'audio', 'gpus', 'limits', 'slurm'],
   ]);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
@@ -26,6 +26,7 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
     idleTimeoutMs: c.integer(obj, 'idle_timeout_min', path, 1, 1440, d.idleTimeoutMs / 60_000) * 60_000,
     maxViewers: c.integer(obj, 'max_viewers', path, 1, 1000, d.maxViewers),
     warm: c.integer(obj, 'warm', path, 0, 16, d.warm),
+    audio: (obj.audio as boolean | undefined) ?? d.audio,
     gpus: c.integer(obj, 'gpus', path, 0, 16, d.gpus),
     limits: checkLimits(c, obj.limits, [...path, 'limits']),
   };
@@ -34,6 +35,8 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
       c.fail([...path, 'codec'], '"codec" must be vp8 or h264');
     settings.codec = obj.codec;
   }
+  if (obj.audio !== undefined && typeof obj.audio !== 'boolean')
+    c.fail([...path, 'audio'], '"audio" must be true or false');
   if (obj.slurm !== undefined) settings.slurm = checkSlurm(c, obj.slurm, [...path, 'slurm']);
   return settings;
 }

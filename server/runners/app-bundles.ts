@@ -16,7 +16,7 @@ const ENTRIES: Record<AppName, string> = {
   display: 'streamer/display/main.ts',
 };
 /** Native or CommonJS packages stay in node_modules, loaded as they are. */
-const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11'];
+const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11', 'opusscript'];
 const SOURCES = ['streamer', 'protocol', 'sandbox'];
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** tsx's loader by its address, so that it is found from any working directory. */
@@ -40,7 +40,9 @@ function newestSource(full: string): number {
 /** Builds the bundles when a source is newer; afterwards launches use them. Never throws: tsx stays. */
 export async function prepareAppBundles(root: string, warn: (message: string) => void): Promise<void> {
   try {
-    const newest = Math.max(...SOURCES.map((dir) => newestSource(path.join(root, dir))));
+    // This file too: what the bundles leave out (EXTERNAL) is part of them.
+    const sources = SOURCES.map((dir) => newestSource(path.join(root, dir)));
+    const newest = Math.max(statSync(import.meta.filename).mtimeMs, ...sources);
     for (const app of Object.keys(ENTRIES) as AppName[]) {
       const out = bundlePath(root, app);
       if (existsSync(out) && statSync(out).mtimeMs >= newest) continue;

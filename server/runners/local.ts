@@ -75,6 +75,7 @@ export class LocalRunner implements Runner {
     const environment = {
       ...spec.environment,
       STREAMGATE_CODEC: codec,
+      STREAMGATE_AUDIO: spec.request.profile.settings.audio ? 'on' : 'off',
       ...(h264 ? { [H264_ENCODER_ENV]: h264 } : {}),
       // Its recent still (still-files.ts), removed when the application exits.
       ...stillEnvironment(stillDirBeside(this.options.logDir), spec.sessionId),

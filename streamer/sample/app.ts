@@ -1,14 +1,16 @@
 /**
  * The sample streaming application: draws the scene, encodes it, fans the video out to every viewer
- * and applies their input. `startStreamer` is what main.ts and the tests call.
+ * and applies their input; a key held sounds a tone and a press a beep (sound.ts). `startStreamer` is what main.ts and the tests call.
  */
 import { resizedTo, type StreamerOptions } from '../transport/args.ts';
+import { AudioStream } from '../transport/audio.ts';
 import { Encoder } from '../transport/encoder.ts';
 import { chooseEncoder } from '../transport/ffmpeg-args.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { VideoFanout } from '../transport/rtp.ts';
 import { Scene, type SceneState } from './scene.ts';
+import { SampleSound } from './sound.ts';
 import type { Health } from '../transport/signaling.ts';
 import { encoderNeverStarted, startStreamServer } from '../transport/stream-server.ts';
 
@@ -71,6 +73,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     },
   });
   await encoder.start(size);
+  const audio = options.audio ? new AudioStream() : null;
+  const sound = audio && new SampleSound(audio);
   // Made once the service can see this application ready (`prepare` below): nothing uses it before.
   let scene: Scene;
 
@@ -101,6 +105,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
       case 'pointerdown':
         state.pointer = { x: event.x, y: event.y };
         scene.addRipple(event.x, event.y, performance.now());
+        sound?.press();
         break;
       case 'pointerup':
       case 'wheel':
@@ -108,12 +113,19 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
         break;
       case 'keydown':
         state.lastKey = event.key;
+        sound?.keyDown(event.code);
+        break;
+      case 'keyup':
+        sound?.keyUp(event.code);
         break;
       case 'touchstart':
       case 'touchmove': {
         const first = event.touches[0];
         if (first) state.pointer = { x: first.x, y: first.y };
-        if (first && event.type === 'touchstart') scene.addRipple(first.x, first.y, performance.now());
+        if (first && event.type === 'touchstart') {
+          scene.addRipple(first.x, first.y, performance.now());
+          sound?.press();
+        }
         break;
       }
       case 'resize':
@@ -178,7 +190,14 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   try {
     stream = await startStreamServer(
       // Input to photon matters more here than smooth pacing: frames are shown as soon as they are decoded.
-      { ...options, fanout, silenceTimeoutMs: start.silenceTimeoutMs, zeroPlayoutDelay: true, log },
+      {
+        ...options,
+        fanout,
+        sound: audio,
+        silenceTimeoutMs: start.silenceTimeoutMs,
+        zeroPlayoutDelay: true,
+        log,
+      },
       {
         queries: new Set(['loadingStateQuery']),
         onInput: (event) => applyInput(event),
@@ -191,8 +210,13 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
           scene = new Scene(size.width, size.height, state);
           started = performance.now();
           tick();
+          sound?.start();
         },
-        onViewers: (count) => (state.viewers = count),
+        onViewers: (count) => {
+          state.viewers = count;
+          // Keys held by a viewer that left are up.
+          if (count === 0) sound?.releaseAll();
+        },
       },
     );
   } catch (error) {
@@ -200,6 +224,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     resizes.close();
     if (frameTimer) clearTimeout(frameTimer);
     frameTimer = null;
+    sound?.stop();
+    audio?.close();
     encoder.stop();
     throw error;
   }
@@ -224,8 +250,10 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
       resizes.close();
       if (frameTimer) clearTimeout(frameTimer);
       frameTimer = null;
+      sound?.stop();
       encoder.stop();
       await stream.close();
+      audio?.close();
     },
   };
 }

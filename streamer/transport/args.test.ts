@@ -73,6 +73,7 @@ describe('parseArgs', () => {
       viewerSecret: null,
       testMarks: true,
       stillPath: null,
+      audio: true,
     });
   });
 
@@ -84,6 +85,16 @@ describe('parseArgs', () => {
       '--codec (or STREAMGATE_CODEC) must be vp8 or h264.',
     );
     expect(() => parseArgs(ports, { STREAMGATE_CODEC: 'H265' })).toThrow(ArgumentError);
+  });
+
+  it('streams sound unless --no-audio or STREAMGATE_AUDIO=off says not, and refuses another setting', () => {
+    expect(parseArgs(ports).audio).toBe(true);
+    expect(parseArgs(ports, { STREAMGATE_AUDIO: 'on' }).audio).toBe(true);
+    expect(parseArgs(ports, { STREAMGATE_AUDIO: 'off' }).audio).toBe(false);
+    expect(parseArgs([...ports, '--no-audio']).audio).toBe(false);
+    expect(() => parseArgs(ports, { STREAMGATE_AUDIO: 'loud' })).toThrow(
+      'STREAMGATE_AUDIO must be on or off.',
+    );
   });
 
   it('keeps a still only where the service names its file', () => {

@@ -33,6 +33,8 @@ export interface StreamerOptions {
   testMarks: boolean;
   /** Where to keep a recent still of the picture (STREAMGATE_STILL_PATH, from the service); null: none. */
   stillPath: string | null;
+  /** Stream sound (CONTRACT §19); `--no-audio` or STREAMGATE_AUDIO=off (a profile's `audio: false`) turn it off. */
+  audio: boolean;
 }
 
 /** A flag that is missing, unknown or out of range; main.ts prints its message and exits 2. */
@@ -60,7 +62,7 @@ const textFlags = {
 } as const;
 
 /** Flags without a value. */
-const switchFlags = { '--test-marks': 'testMarks' } as const;
+const switchFlags = { '--test-marks': 'testMarks', '--no-audio': 'noAudio' } as const;
 
 type IntegerKey = (typeof integerFlags)[keyof typeof integerFlags];
 type TextKey = (typeof textFlags)[keyof typeof textFlags];
@@ -182,6 +184,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
   const codec = texts.codec ?? (env.STREAMGATE_CODEC?.trim() || 'vp8');
   if (codec !== 'vp8' && codec !== 'h264')
     throw new ArgumentError('--codec (or STREAMGATE_CODEC) must be vp8 or h264.');
+  const audioSetting = env.STREAMGATE_AUDIO?.trim() || 'on';
+  if (audioSetting !== 'on' && audioSetting !== 'off')
+    throw new ArgumentError('STREAMGATE_AUDIO must be on or off.');
   if (env.STREAMGATE_MAX_VIEWERS !== undefined && ints.maxViewers === undefined) {
     ints.maxViewers = parseInteger('STREAMGATE_MAX_VIEWERS', env.STREAMGATE_MAX_VIEWERS, 'maxViewers');
   }
@@ -208,5 +213,6 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     // The environment too: a service started for tests passes it on to every application it starts.
     testMarks: switches.has('testMarks') || env.STREAMGATE_TEST_MARKS === '1',
     stillPath: env.STREAMGATE_STILL_PATH?.trim() || null,
+    audio: !switches.has('noAudio') && audioSetting === 'on',
   };
 }

@@ -5,6 +5,7 @@ import {
   PLAYOUT_DELAY_URI,
   withPeerAddress,
   withPlayoutDelay,
+  withoutAudio,
   withSingleCandidate,
 } from './sdp.ts';
 
@@ -51,7 +52,41 @@ const chromeOffer = [
   '',
 ].join('\r\n');
 
+/** Chromium's audio section for a recvonly audio transceiver (trimmed), inserted before the data channels. */
+function withAudioSection(direction = 'recvonly', rtpmap = 'a=rtpmap:111 opus/48000/2'): string {
+  const audio = [
+    'm=audio 9 UDP/TLS/RTP/SAVPF 111 63 9',
+    'c=IN IP4 0.0.0.0',
+    'a=ice-ufrag:Ab12',
+    'a=ice-pwd:abcdefghijklmnopqrstuvwx',
+    'a=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF',
+    'a=setup:actpass',
+    'a=mid:2',
+    `a=${direction}`,
+    rtpmap,
+    'a=fmtp:111 minptime=10;useinbandfec=1',
+    'a=rtpmap:63 red/48000/2',
+    'a=rtpmap:9 G722/8000',
+    '',
+  ].join('\r\n');
+  const at = chromeOffer.indexOf('m=application');
+  return chromeOffer.slice(0, at) + audio + chromeOffer.slice(at);
+}
+
 describe('parseOffer', () => {
+  it('finds the audio mid and the Opus payload type where the viewer can receive Opus', () => {
+    expect(parseOffer(withAudioSection())).toMatchObject({
+      videoMid: '0',
+      audioMid: '2',
+      audioPayloadType: 111,
+    });
+    for (const offer of [
+      withAudioSection('inactive'),
+      withAudioSection('recvonly', 'a=rtpmap:111 PCMU/8000'),
+    ])
+      expect(parseOffer(offer)).toMatchObject({ videoMid: '0', audioMid: null, audioPayloadType: null });
+  });
+
   it('finds the video mid, the VP8 payload type and the data channels', () => {
     expect(parseOffer(chromeOffer)).toEqual({
       videoMid: '0',
@@ -59,6 +94,8 @@ describe('parseOffer', () => {
       fmtp: null,
       hasDataChannels: true,
       playoutDelayExtId: null,
+      audioMid: null,
+      audioPayloadType: null,
     });
   });
 
@@ -134,6 +171,8 @@ describe('parseOffer', () => {
       fmtp: null,
       hasDataChannels: true,
       playoutDelayExtId: null,
+      audioMid: null,
+      audioPayloadType: null,
     });
   });
 
@@ -205,5 +244,16 @@ describe('withPeerAddress', () => {
     ];
     expect(withPeerAddress(offer(...others), '192.0.2.7')).toBe(offer(...others));
     expect(withPeerAddress(offer(hidden), undefined)).toBe(offer(hidden));
+  });
+});
+
+describe('withoutAudio', () => {
+  it('makes only the audio sections inactive', () => {
+    const answer = withAudioSection('sendonly').replace('a=recvonly', 'a=sendonly');
+    const out = withoutAudio(answer);
+    const audio = out.slice(out.indexOf('m=audio'), out.indexOf('m=application'));
+    expect(audio).toContain('a=inactive');
+    expect(audio).not.toContain('a=sendonly');
+    expect(out.slice(0, out.indexOf('m=audio'))).toContain('a=sendonly');
   });
 });

@@ -21,6 +21,10 @@ export interface OfferInfo {
   hasDataChannels: boolean;
   /** The id the viewer gave the playout-delay RTP header extension in that section, or null. */
   playoutDelayExtId: number | null;
+  /** mid of the first audio section in which the viewer can receive Opus (48 kHz stereo), or null. */
+  audioMid: string | null;
+  /** The viewer's payload type for Opus in that section, null without one. */
+  audioPayloadType: number | null;
 }
 
 /** What the H.264 encoders make: constrained baseline (profile_idc 66 with constraint_set1), level 3.1. */
@@ -98,9 +102,8 @@ export function parseOffer(sdp: string, codec: Codec = 'vp8'): OfferInfo {
     }
     if (!has('a=fingerprint:', section)) throw new OfferError('The SDP offer has no DTLS fingerprint.');
   }
-  const video = media.find(
-    (m) => m.kind === 'video' && !m.lines.some((l) => l === 'a=sendonly' || l === 'a=inactive'),
-  );
+  const receives = (m: Section) => !m.lines.some((l) => l === 'a=sendonly' || l === 'a=inactive');
+  const video = media.find((m) => m.kind === 'video' && receives(m));
   let videoMid: string | null = null;
   let payloadType: number | null = null;
   let fmtp: string | null = null;
@@ -129,12 +132,28 @@ export function parseOffer(sdp: string, codec: Codec = 'vp8'): OfferInfo {
     const id = Number(ext?.[1]);
     if (id >= 1 && id <= 14) playoutDelayExtId = id;
   }
+  // Sound is optional: an offer without an audio section Opus can go in gets video only (CONTRACT §19).
+  let audioMid: string | null = null;
+  let audioPayloadType: number | null = null;
+  for (const section of media.filter((m) => m.kind === 'audio' && receives(m))) {
+    const mid = section.lines
+      .find((l) => l.startsWith('a=mid:'))
+      ?.slice('a=mid:'.length)
+      .trim();
+    const opus = section.lines.map((l) => /^a=rtpmap:(\d+) opus\/48000\/2$/i.exec(l)).find((m) => m);
+    if (!mid || !opus) continue;
+    audioMid = mid;
+    audioPayloadType = Number(opus[1]);
+    break;
+  }
   return {
     videoMid,
     payloadType,
     fmtp,
     hasDataChannels: media.some((m) => m.kind === 'application'),
     playoutDelayExtId,
+    audioMid,
+    audioPayloadType,
   };
 }
 
@@ -144,6 +163,21 @@ export function withPlayoutDelay(answer: string, mid: string, id: number): strin
     `\r\na=mid:${mid}\r\n`,
     `\r\na=mid:${mid}\r\na=extmap:${id} ${PLAYOUT_DELAY_URI}\r\n`,
   );
+}
+
+/**
+ * Makes the answer's audio sections inactive: libdatachannel answers an offered section it has no track for
+ * with the mirror of its direction (sendonly), and a browser would then wait for a sound that never comes.
+ */
+export function withoutAudio(answer: string): string {
+  const { session, media } = sections(answer);
+  const out = [...session];
+  for (const section of media) {
+    if (section.kind !== 'audio') out.push(...section.lines);
+    else
+      out.push(...section.lines.map((l) => (/^a=(sendonly|sendrecv|recvonly)$/.test(l) ? 'a=inactive' : l)));
+  }
+  return out.join('\r\n') + '\r\n';
 }
 
 /**

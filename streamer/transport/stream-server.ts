@@ -1,10 +1,12 @@
 /**
  * The streaming side every Streamgate application shares, the sample application and the display host
  * alike: the signaling port (WHEP, tickets, allowed origins, viewer limit), one PeerConnection per
- * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264) to all of them.
+ * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264), and of the sound
+ * where there is some (Opus), to all of them.
  * What the application draws, and what it does with input and messages, is its own.
  */
 import type { Server } from 'node:http';
+import { loadOpus, type AudioStream } from './audio.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import type { Codec } from './ffmpeg-args.ts';
 import { MediaPortGuard } from './media-port.ts';
@@ -36,6 +38,8 @@ export interface StreamServerOptions {
   zeroPlayoutDelay?: boolean;
   /** Where the encoder's RTP goes, when the application started its encoder first; else one is made here. */
   fanout?: VideoFanout;
+  /** The application's sound; without it viewers get no audio track (a profile's `audio: false`). */
+  sound?: AudioStream | null;
   /** How long after the ready line the application's preparation waits for the service's probe (`PROBE_WAIT_MS`). */
   probeWaitMs?: number;
   log?: (line: string) => void;
@@ -124,6 +128,7 @@ export async function startStreamServer(
   const handlers: ViewerHandlers = {
     queries: app.queries,
     onVideoOpen: (viewer) => fanout.add(viewer),
+    onAudioOpen: (viewer) => viewer.audio && options.sound?.add(viewer.audio),
     onInput: (event, viewer) => app.onInput(event, viewer),
     onMessage: (message, viewer) => app.onMessage(message, viewer),
     onDropped: (why, viewer) => {
@@ -135,6 +140,7 @@ export async function startStreamServer(
     },
     onClosed: (viewer) => {
       fanout.remove(viewer);
+      if (viewer.audio) options.sound?.remove(viewer.audio);
       viewers.delete(viewer.id);
       // Its goodbye (DELETE) may come after its connection closed: still a 204 for the ticket that made it.
       left.set(viewer.id, viewer);
@@ -188,6 +194,7 @@ export async function startStreamServer(
               ticket,
               silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
               zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
+              audio: Boolean(options.sound),
             },
             { ...handlers, onClosed: (viewer) => (release(), handlers.onClosed(viewer)) },
           );
@@ -247,7 +254,7 @@ export async function startStreamServer(
   }
   try {
     app.prepare?.();
-    await loadWebRtc();
+    await Promise.all([loadWebRtc(), options.sound ? loadOpus() : undefined]);
   } catch (error) {
     stopWatch();
     server.closeAllConnections();

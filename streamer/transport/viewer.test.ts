@@ -1,4 +1,4 @@
-import { PeerConnection, Video } from 'node-datachannel';
+import { Audio, PeerConnection, Video } from 'node-datachannel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OfferError, parseOffer, PLAYOUT_DELAY_URI } from './sdp.ts';
 import { Viewer } from './viewer.ts';
@@ -8,13 +8,21 @@ afterEach(() => {
   for (const peer of peers.splice(0)) peer.close();
 });
 
-/** A real offer from node-datachannel, as a browser's would be: VP8 video and the two data channels. */
-async function realOffer(): Promise<string> {
+/**
+ * A real offer from node-datachannel, as a browser's would be: VP8 video, Opus audio where asked, and the data
+ * channels.
+ */
+async function realOffer(withAudio = false): Promise<string> {
   const pc = new PeerConnection('viewer', { iceServers: [] });
   peers.push(pc);
   const video = new Video('0', 'RecvOnly');
   video.addVP8Codec(96);
   pc.addTrack(video);
+  if (withAudio) {
+    const audio = new Audio('1', 'RecvOnly');
+    audio.addOpusCodec(111);
+    pc.addTrack(audio);
+  }
   const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
   pc.createDataChannel('input');
   return sdp;
@@ -34,7 +42,13 @@ const options = {
   ticket: null,
   silenceTimeoutMs: 15_000,
   zeroPlayoutDelay: false,
+  audio: false,
 };
+
+/** The answer's media section of `kind`. */
+function section(answer: string, kind: string): string {
+  return answer.split(/(?=^m=)/m).find((s) => s.startsWith(`m=${kind}`)) ?? '';
+}
 
 describe('Viewer.answer', () => {
   it('refuses, as the offer’s fault, an offer that passes the parser but not the WebRTC stack', async () => {
@@ -57,5 +71,32 @@ describe('Viewer.answer', () => {
       expect(answer.includes(`a=extmap:6 ${PLAYOUT_DELAY_URI}`)).toBe(zeroPlayoutDelay);
       expect(viewer.playoutDelayExtId).toBe(zeroPlayoutDelay ? 6 : null);
     }
+  });
+
+  it('sends sound only where the application has some and the offer asks for Opus', async () => {
+    const offer = await realOffer(true);
+    const info = parseOffer(offer);
+    expect(info).toMatchObject({ audioMid: '1', audioPayloadType: 111 });
+    for (const audio of [true, false]) {
+      const { viewer, answer } = await Viewer.answer(offer, info, { ...options, audio }, handlers);
+      viewer.close();
+      const sound = section(answer, 'audio');
+      // An application without sound makes the section inactive, and the video is answered either way.
+      expect(sound.includes('a=sendonly')).toBe(audio);
+      expect(sound.includes('a=inactive')).toBe(!audio);
+      expect(sound.includes('a=msid:streamgate audio')).toBe(audio);
+      expect(viewer.audio !== null).toBe(audio);
+      expect(section(answer, 'video')).toMatch(/^m=video [1-9]\d* .*\r\n[\s\S]*a=sendonly/);
+    }
+  });
+
+  it('answers an offer without audio (an older client) with video only', async () => {
+    const offer = await realOffer(false);
+    const info = parseOffer(offer);
+    expect(info.audioMid).toBeNull();
+    const { viewer, answer } = await Viewer.answer(offer, info, { ...options, audio: true }, handlers);
+    viewer.close();
+    expect(section(answer, 'audio')).toBe('');
+    expect(viewer.audio).toBeNull();
   });
 });

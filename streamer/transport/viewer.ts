@@ -1,6 +1,7 @@
 /**
  * One viewer: a node-datachannel peer connection that answers the viewer's offer, sends it the shared
- * video stream (VP8 or H.264) and carries its two data channels. Every viewer shares the one media port through
+ * video stream (VP8 or H.264), the shared sound (Opus) where the application has some and the offer asks for
+ * it, and carries its two data channels. Every viewer shares the one media port through
  * libjuice's UDP mux.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -12,7 +13,7 @@ import {
   type InputEvent,
 } from '../../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
-import { OfferError, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
+import { OfferError, withoutAudio, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
 import { ViewerTraffic, type Drop } from './viewer-traffic.ts';
 
 /**
@@ -35,6 +36,8 @@ function loadedWebRtc(): typeof import('node-datachannel') {
 export interface ViewerHandlers {
   /** The video track opened: start sending it packets. */
   onVideoOpen(viewer: Viewer): void;
+  /** The audio track opened: start sending it packets (`viewer.audio`). */
+  onAudioOpen?(viewer: Viewer): void;
   onInput(event: InputEvent, viewer: Viewer): void;
   /** Returns the answers to send back on `messages`. */
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
@@ -57,6 +60,8 @@ export interface ViewerOptions {
   silenceTimeoutMs: number;
   /** Negotiate a playout delay of zero where the viewer offers the extension. */
   zeroPlayoutDelay: boolean;
+  /** The application has sound: answer an offer's Opus section with it (else it is rejected). */
+  audio: boolean;
 }
 
 const GATHER_TIMEOUT_MS = 3000;
@@ -70,6 +75,10 @@ export class Viewer implements RtpSink {
   readonly watchOnly: boolean;
   private readonly pc: PeerConnection;
   private track: Track | null = null;
+  /** Where the sound goes, once its track is negotiated; null without sound. */
+  audio: RtpSink | null = null;
+  // Held so that the native track is not collected (and closed) with its last JS reference.
+  private audioTrack: Track | null = null;
   private messages: DataChannel | null = null;
   // Held so that the native channel is not collected (and closed) with its last JS reference.
   private input: DataChannel | null = null;
@@ -122,7 +131,10 @@ export class Viewer implements RtpSink {
 
   /** Sends one RTP packet on the video track; false when it is not open (yet). */
   send(packet: Buffer): boolean {
-    const track = this.track;
+    return this.sendOn(this.track, packet);
+  }
+
+  private sendOn(track: Track | null, packet: Buffer): boolean {
     if (this.closed || !track || !track.isOpen()) return false;
     try {
       return track.sendMessageBinary(packet);
@@ -187,6 +199,8 @@ export class Viewer implements RtpSink {
         this.heard++;
       });
     }
+    if (this.options.audio && info.audioMid !== null && info.audioPayloadType !== null)
+      this.addAudio(info.audioMid, info.audioPayloadType);
     pc.onDataChannel((dc) => this.adopt(dc));
     pc.onStateChange((state) => {
       if (state === 'failed' || state === 'closed') this.close();
@@ -212,10 +226,32 @@ export class Viewer implements RtpSink {
     clearTimeout(timer);
     const local = pc.localDescription();
     if (!local) throw new Error('No local description was produced.');
-    const answer = withSingleCandidate(local.sdp, this.options.host, this.options.mediaPort);
+    const candidate = withSingleCandidate(local.sdp, this.options.host, this.options.mediaPort);
+    const answer = this.audio ? candidate : withoutAudio(candidate);
     const { videoMid } = info;
     const id = this.playoutDelayExtId;
     return videoMid !== null && id !== null ? withPlayoutDelay(answer, videoMid, id) : answer;
+  }
+
+  /** The sound's track, in the same stream ('streamgate') as the video so that players keep them together. */
+  private addAudio(mid: string, payloadType: number): void {
+    const ssrc = randomBytes(4).readUInt32BE(0) || 2;
+    const audio = new (loadedWebRtc().Audio)(mid, 'SendOnly');
+    audio.addOpusCodec(payloadType);
+    audio.addSSRC(ssrc, 'streamgate', 'streamgate', 'audio');
+    const track = this.pc.addTrack(audio);
+    this.audioTrack = track;
+    this.audio = {
+      ssrc,
+      payloadType,
+      send: (packet) => this.sendOn(track, packet),
+    };
+    track.onOpen(() => {
+      if (!this.closed) this.handlers.onAudioOpen?.(this);
+    });
+    track.onMessage(() => {
+      this.heard++;
+    });
   }
 
   private adopt(dc: DataChannel): void {
