@@ -26,6 +26,7 @@ import { useEndSession } from '../../../lib/queries/use-end-session';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
 import { useTakesStage } from '../hooks/use-takes-stage';
+import { useSound } from '../hooks/use-sound';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { ClipboardPanel } from './clipboard-panel';
@@ -97,6 +98,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const [fullscreen, setFullscreen] = useState(false);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [keyboard, setKeyboard] = useState<KeyboardCapture>('idle');
+  const [hasSound, setHasSound] = useState(false);
+  const sound = useSound(videoRef, hasSound);
   const watched = useWatchedSession(sessionId, !shared);
   const session = watched.data?.session;
   const endedReason = shared ? undefined : watched.data?.ended;
@@ -130,6 +133,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       // The log keeps the latest 200 events; a chatty application must not grow the page without bound.
       player.addEventListener('message', (m) => setMessages((list) => [...list.slice(-199), m])),
       player.addEventListener('keyboard', setKeyboard),
+      player.addEventListener('sound', setHasSound),
     ];
     player.connect();
     // A closed tab runs no cleanup; this still tells the application that the viewer left.
@@ -140,6 +144,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       for (const off of unsubscribe) off();
       player.disconnect();
       playerRef.current = undefined;
+      setHasSound(false);
     };
   }, [sessionId, watchOnly, shared, routesKey]);
 
@@ -159,7 +164,11 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
     else void stageRef.current?.requestFullscreen().catch(() => undefined);
   }, []);
-  useViewerShortcuts({ toggleStats: () => setShowStats((s) => !s), toggleFullscreen });
+  useViewerShortcuts({
+    toggleStats: () => setShowStats((s) => !s),
+    toggleFullscreen,
+    toggleMute: sound.toggleMute,
+  });
 
   const end = useEndSession();
 
@@ -204,6 +213,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
             fullscreen={fullscreen}
             connected={connected}
             ended={ended}
+            sound={sound}
             onToggleStats={() => setShowStats((s) => !s)}
             onToggleFullscreen={toggleFullscreen}
             onPointerLock={() => void videoRef.current?.requestPointerLock?.()}
@@ -219,6 +229,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
         <>
           <Box
             ref={stageRef}
+            // For end-to-end tests, with the video's own `muted`: none, muted or on.
+            data-sound={sound.state}
             sx={{
               position: 'relative',
               width: '100%',

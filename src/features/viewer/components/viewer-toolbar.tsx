@@ -7,6 +7,8 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
+import type { Sound } from '../hooks/use-sound';
+import { SoundControl } from './sound-control';
 
 /** The toolbar above the video; once the session has ended, only what still applies to the page. */
 export function ViewerToolbar(props: {
@@ -15,6 +17,7 @@ export function ViewerToolbar(props: {
   fullscreen: boolean;
   connected: boolean;
   ended: boolean;
+  sound: Sound;
   onToggleStats: () => void;
   onToggleFullscreen: () => void;
   onPointerLock: () => void;
@@ -24,9 +27,10 @@ export function ViewerToolbar(props: {
 }) {
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-      {/* Once the session has ended there is no stream to measure or to see bigger. */}
+      {/* Once the session has ended there is no stream to hear, measure or see bigger. */}
       {!props.ended && (
         <>
+          <SoundControl sound={props.sound} />
           <Tooltip title="Statistics (Ctrl+Shift+S)">
             <IconButton
               aria-label={props.showStats ? 'Hide statistics' : 'Show statistics'}

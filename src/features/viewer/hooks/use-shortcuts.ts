@@ -1,13 +1,28 @@
 import { useEffect, useRef } from 'react';
 
-/** Keys the page keeps for itself rather than forwarding to the application (Escape is the player's own). */
-export function isViewerShortcut(event: KeyboardEvent): boolean {
+/** The key of each shortcut, pressed with Ctrl+Shift. */
+const SHORTCUT_KEYS = { s: 'toggleStats', f: 'toggleFullscreen', m: 'toggleMute' } as const;
+
+type ShortcutHandlers = Record<(typeof SHORTCUT_KEYS)[keyof typeof SHORTCUT_KEYS], () => void>;
+
+function shortcutOf(event: KeyboardEvent): keyof ShortcutHandlers | undefined {
+  if (!event.ctrlKey || !event.shiftKey) return undefined;
   const key = event.key.toLowerCase();
-  return event.ctrlKey && event.shiftKey && (key === 's' || key === 'f');
+  return Object.hasOwn(SHORTCUT_KEYS, key) ? SHORTCUT_KEYS[key as keyof typeof SHORTCUT_KEYS] : undefined;
 }
 
-/** Ctrl+Shift+S toggles the stats, Ctrl+Shift+F fullscreen. */
-export function useViewerShortcuts(handlers: { toggleStats: () => void; toggleFullscreen: () => void }) {
+/** Keys the page keeps for itself rather than forwarding to the application (Escape is the player's own). */
+export function isViewerShortcut(event: KeyboardEvent): boolean {
+  return shortcutOf(event) !== undefined;
+}
+
+/** Whether the key is the mute shortcut (Ctrl+Shift+M). */
+export function isMuteShortcut(event: KeyboardEvent): boolean {
+  return shortcutOf(event) === 'toggleMute';
+}
+
+/** Ctrl+Shift+S toggles the stats, Ctrl+Shift+F fullscreen, Ctrl+Shift+M the sound. */
+export function useViewerShortcuts(handlers: ShortcutHandlers) {
   // The latest handlers without re-subscribing on every render.
   const ref = useRef(handlers);
   useEffect(() => {
@@ -15,11 +30,9 @@ export function useViewerShortcuts(handlers: { toggleStats: () => void; toggleFu
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!event.ctrlKey || !event.shiftKey) return;
-      const key = event.key.toLowerCase();
-      if (key === 's') ref.current.toggleStats();
-      else if (key === 'f') ref.current.toggleFullscreen();
-      else return;
+      const shortcut = shortcutOf(event);
+      if (!shortcut) return;
+      ref.current[shortcut]();
       event.preventDefault();
     };
     window.addEventListener('keydown', onKey);
