@@ -27,6 +27,7 @@ import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
 import { useTakesStage } from '../hooks/use-takes-stage';
 import { useSound } from '../hooks/use-sound';
+import { usePanelsAfterConnecting } from '../hooks/use-panels-after-connecting';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { ClipboardPanel } from './clipboard-panel';
@@ -54,29 +55,6 @@ function relaunchHref(session: Session | undefined): string {
   const fields = { app: session.app, version: session.version, profile: session.profile };
   const filled = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return `/launch?${new URLSearchParams(filled).toString()}`;
-}
-
-/** The panels below the stage come at the latest this long after the page, if the connection takes longer. */
-const PANELS_AT_LATEST_MS = 500;
-
-/**
- * Whether the panels below the stage (watch link, clipboard, message log) are shown: once the first frame
- * is on screen (or the connection failed), or after a moment. They take tens of milliseconds of the main
- * thread to render, which the connection needs first: measured in a launch, the page's render held the
- * ticket request and the offer back by 40-80 ms. Below the stage, they move nothing on screen when they come.
- */
-function usePanelsAfterConnecting(connecting: boolean): boolean {
-  const [shown, setShown] = useState(!connecting);
-  useEffect(() => {
-    if (shown) return undefined;
-    if (!connecting) {
-      setShown(true);
-      return undefined;
-    }
-    const timer = setTimeout(() => setShown(true), PANELS_AT_LATEST_MS);
-    return () => clearTimeout(timer);
-  }, [connecting, shown]);
-  return shown;
 }
 
 /**
