@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 # x11vnc, novnc and python3-websockify: the noVNC peer that `npm run bench -- display` measures the display host
 # against; slurmctld, slurmd, slurm-client and munge (Slurm 22.05 on Debian 12): the Slurm runner and the two-node
 # test cluster of scripts/slurm-cluster.sh (with iproute2), which starts its own daemons, so the Debian services
-# stay off.
+# stay off; pulseaudio and pulseaudio-utils (pacat, parec): the sound server each display session runs in its sandbox
+# and the display host reads, so the package's own per-login server stays off too.
 packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils bubblewrap python3-seccomp
-  x11vnc novnc python3-websockify slurmctld slurmd slurm-client munge iproute2)
+  x11vnc novnc python3-websockify slurmctld slurmd slurm-client munge iproute2 pulseaudio pulseaudio-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -41,6 +42,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
     now=""
     [ -d /run/systemd/system ] && now="--now"
     $sudo systemctl disable $now "${services[@]}" >/dev/null 2>&1 || true
+  fi
+  # PulseAudio's postinst enables its user units for every login (--global) and an init script that turns on its
+  # clients' autospawn: each session's own server is all that may run.
+  if printf '%s\n' "${missing[@]}" | grep -qx pulseaudio; then
+    if command -v systemctl >/dev/null; then
+      $sudo systemctl --global disable pulseaudio.service pulseaudio.socket >/dev/null 2>&1 || true
+    fi
+    $sudo update-rc.d pulseaudio-enable-autospawn disable >/dev/null 2>&1 || true
   fi
 fi
 # Exactly the locked packages, and the lock left as it is (a fresh clone stays clean): scripts/setup.test.ts checks
