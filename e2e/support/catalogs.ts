@@ -61,3 +61,50 @@ ${smallProfiles.trim()}
     applications: [{ id: sample-editor, versions: ['*'] }]
     settings: { width: 320, height: 180, fps: 15 }
 `;
+
+/** The tone program, a repository file that a tone catalog's service needs beside its catalog (`beside`). */
+export const TONE_FILE = 'e2e/support/tone.mjs';
+
+/**
+ * The tone program's `launch.display.command`, run in the folder that holds TONE_FILE: the tone through Debian's
+ * pacat to the session's sound server, in the background, and an xterm (a session is ready once a window is mapped).
+ */
+export function toneCommand(): string[] {
+  const play = `/usr/bin/node ${TONE_FILE} | pacat --raw --rate=48000 --channels=2 --format=s16le --latency-msec=50`;
+  return ['sh', '-c', `${play} & exec xterm -bg black -fg white`];
+}
+
+/**
+ * An `applications:` entry (id `tone` unless told) whose program plays a 440 Hz tone on its session's sound server
+ * for as long as it runs (toneCommand). Its catalog's service needs `beside: [TONE_FILE]`.
+ */
+export function toneApplication(id = 'tone'): string {
+  return `
+  - id: ${id}
+    name: Tone
+    description: Plays a 440 Hz tone.
+    versions:
+      - version: 1.0.0
+        description: A sine on the session's sound server.
+        launch:
+          display:
+            command: ${JSON.stringify(toneCommand())}
+            files: [${TONE_FILE}]`;
+}
+
+/**
+ * A catalog of the tone application alone and one profile `small` (320x180 at 15 fps) for everything, with its
+ * sound off where `audio` is false. Start its service with `startStack({ catalog: toneCatalog(), beside: [TONE_FILE] })`.
+ */
+export function toneCatalog(options: { audio?: boolean } = {}): string {
+  const audio = options.audio === false ? ', audio: false' : '';
+  return `
+applications:${toneApplication()}
+profiles:
+  - id: small
+    name: Small
+    description: 320x180 at 15 fps.
+    applications: [{ id: '*', versions: ['*'] }]
+    settings: { width: 320, height: 180, fps: 15${audio} }
+`;
+}
