@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxLaunch, sessionUid, systemLayout, type SandboxSpec } from './bwrap.ts';
+import { SANDBOX_SOUND_DIR, sandboxLaunch, sessionUid, systemLayout, type SandboxSpec } from './bwrap.ts';
 
 const spec: SandboxSpec = {
   command: ['xterm', '-e', 'bash'],
@@ -112,6 +112,13 @@ describe('sandboxLaunch', () => {
     expect(unshare).toBeLessThan(args.indexOf('setpriv'));
     expect(after(args, '--ro-bind', 2)).toContainEqual(['/run/streamgate-files/models', '/app/models']);
     expect(after(args, '--chdir')).toEqual([['/app']]);
+  });
+
+  it('binds the folder of its sound server only when it has one, after its private runtime folder', () => {
+    expect(sandboxLaunch(spec).args).not.toContain(SANDBOX_SOUND_DIR);
+    const { args } = sandboxLaunch({ ...spec, sound: '/tmp/streamgate-sound-x' });
+    expect(after(args, '--bind', 2)).toContainEqual(['/tmp/streamgate-sound-x', SANDBOX_SOUND_DIR]);
+    expect(args.indexOf('/tmp/streamgate-sound-x')).toBeGreaterThan(args.indexOf('--chmod'));
   });
 
   it('keeps the shell as the parent of a program the service starts itself', () => {

@@ -28,6 +28,8 @@ export const SANDBOX_UID = 1000;
 export const SANDBOX_HOME = '/home/user';
 /** Where the program starts when its catalog entry names files: they are there, under their own names. */
 export const SANDBOX_WORKDIR = '/app';
+/** Where the session's sound server keeps its socket (PulseAudio's own place for it, under XDG_RUNTIME_DIR). */
+export const SANDBOX_SOUND_DIR = `/run/user/${SANDBOX_UID}/pulse`;
 /** First host uid of sessions; a session's is this plus its signaling port, so two running never share one. */
 export const SESSION_UID_BASE = 1_500_000_000;
 
@@ -56,6 +58,11 @@ export interface SandboxSpec {
   cgroup: readonly string[];
   /** Its X display: the server's socket on the host and the cookie (an Xauthority file's bytes). */
   display?: { socket: string; xauthority: Buffer };
+  /**
+   * The host folder of its sound server (owned by `uid`, mode 0700), bound at SANDBOX_SOUND_DIR so that the
+   * display host, outside, reaches the server's socket too.
+   */
+  sound?: string;
   /** The catalog's files it may read: `root` is the catalog's folder, `names` are relative to it. */
   files?: { root: string; names: readonly string[] };
   network: boolean;
@@ -177,6 +184,7 @@ export function sandboxLaunch(spec: SandboxSpec, system = systemLayout()): Sandb
     args.push('--ro-bind-data', fd(spec.display.xauthority), `${SANDBOX_HOME}/.Xauthority`);
     Object.assign(env, { DISPLAY: ':0', XAUTHORITY: `${SANDBOX_HOME}/.Xauthority` });
   }
+  if (spec.sound) args.push('--bind', spec.sound, SANDBOX_SOUND_DIR);
   if (spec.gpu) {
     args.push('--dev-bind-try', '/dev/dri', '/dev/dri');
     for (const name of gpuNodes()) args.push('--dev-bind', `/dev/${name}`, `/dev/${name}`);

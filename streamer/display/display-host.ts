@@ -3,7 +3,8 @@
  * in it, the display captured when it changes (capture.ts) and encoded by ffmpeg, and the shared stream
  * server (tickets, viewers, data channels) of the sample application. Viewer input becomes real X input
  * (display-input.ts); `resize` changes the captured size and fits the program's windows to it; text travels
- * on the clipboard both ways.
+ * on the clipboard both ways. What the program plays goes to a sound server of its own (sound-server.ts), whose
+ * sink's monitor is sent as the stream's Opus track, unless the profile turns sound off.
  *
  * Everything a start makes goes into one scope (scope.ts) as it is made: a start that fails at any step,
  * and `close`, undo all of it, newest first.
@@ -23,6 +24,7 @@ import { PictureWatch } from './picture-watch.ts';
 import { programEnding, Tail } from './program-ending.ts';
 import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
 import { Scope } from './scope.ts';
+import { SoundServer } from './sound-server.ts';
 import { XClient } from './x-client.ts';
 import { startXServer } from './x-server.ts';
 
@@ -130,8 +132,14 @@ export async function startDisplayHost(
     // display and its own settings in its sandbox, nothing of this process's environment.
     const [file] = program.command as [string, ...string[]];
     const tail = new Tail();
-    const child = sandbox.spawn(program.command, program.env, { socket: x.socket, authFile: x.authFile });
+    const sound = options.audio
+      ? scope.use(SoundServer.prepare(sandbox.uid, log), (made) => made?.close())
+      : null;
+    const launched = sound?.wrap(program.command, program.env) ?? program;
+    const display = { socket: x.socket, authFile: x.authFile };
+    const child = sandbox.spawn(launched.command, launched.env, display, sound?.hostDir);
     scope.defer(() => stopProgram(child));
+    if (sound) scope.defer(sound.capture());
     const programEnded = programEnding(child, file, sandbox, tail);
     child.stderr?.on('data', (chunk: Buffer) => {
       tail.add(chunk);
@@ -164,7 +172,7 @@ export async function startDisplayHost(
 
     const stream = scope.use(
       await parts.startStreamServer(
-        { ...options, zeroPlayoutDelay: true, log },
+        { ...options, zeroPlayoutDelay: true, log, sound: sound?.stream ?? null },
         {
           queries: new Set(),
           onInput: (event) => applyInput(event),

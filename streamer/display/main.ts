@@ -2,7 +2,8 @@
  * Entry point of the display host: `node --import tsx streamer/display/main.ts <flags> -- program args...`,
  * with the flags of the sample application (streamer/args.ts) and the program's own environment in
  * STREAMGATE_PROGRAM_ENV (JSON) and its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts). It exits when the program does: 0 when the program exited 0, else 1,
- * after a last line saying why. Everything it started (display, program, encoder) stops with it.
+ * after a last line saying why. Everything it started (display, program, its sound server and capture, encoder)
+ * stops with it; STREAMGATE_AUDIO=off (a profile's `audio: false`) starts no sound server at all.
  */
 import { ArgumentError, parseArgs } from '../transport/args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';

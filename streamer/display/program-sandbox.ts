@@ -36,11 +36,17 @@ export interface SandboxSettings {
 
 /** The program's sandbox, ready to start it. */
 export interface ProgramSandbox {
-  /** Starts `command` on the display whose socket and Xauthority are given; stdout inherited, stderr piped. */
+  /** The host user the program runs as. */
+  uid: number;
+  /**
+   * Starts `command` on the display whose socket and Xauthority are given, with the host folder of its sound
+   * server (sound-server.ts) where it has one; stdout inherited, stderr piped.
+   */
   spawn(
     command: string[],
     env: Record<string, string>,
     display: { socket: string; authFile: string },
+    soundDir?: string,
   ): ChildProcess;
   /** Why the program ended, in words, from bwrap's exit status (128 + signal) and the memory limit's kills. */
   ending(
@@ -89,15 +95,18 @@ export async function prepareProgramSandbox(
   /** Kills by the kernel for memory, before this program started (a restarted host shares none). */
   const oomKills = () => oomKillsIn(group);
   const before = oomKills();
+  const uid = sessionUid(signalingPort);
   return {
-    spawn(command, env, display) {
+    uid,
+    spawn(command, env, display, soundDir) {
       const launch = sandboxLaunch({
         command,
         env,
-        uid: sessionUid(signalingPort),
+        uid,
         seccomp,
         cgroup: group,
         display: { socket: display.socket, xauthority: readFileSync(display.authFile) },
+        sound: soundDir,
         files: settings.files,
         network: settings.network,
         gpu: settings.gpu,
