@@ -99,6 +99,7 @@ async function prepare(options: ServiceOptions, workDir: string, port: number): 
     if (options.catalog.includes(STAND_IN_FILE)) copyStandInTo(workDir);
     for (const name of options.beside ?? []) {
       await rm(path.join(workDir, name), { force: true });
+      await mkdir(path.dirname(path.join(workDir, name)), { recursive: true });
       await symlink(path.join(repoRoot, name), path.join(workDir, name));
     }
     for (const [name, text] of Object.entries(options.written ?? {})) {
