@@ -7,11 +7,22 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const all = ['server', 'sessions', 'streamer', 'display', 'sandbox', 'portal', 'launch', 'viewer', 'slurm'];
+const all = [
+  'server',
+  'sessions',
+  'streamer',
+  'display',
+  'sandbox',
+  'portal',
+  'launch',
+  'viewer',
+  'sound',
+  'slurm',
+];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;
 
-if (benches.some((b) => b === 'portal' || b === 'launch' || b === 'viewer')) {
+if (benches.some((b) => b === 'portal' || b === 'launch' || b === 'viewer' || b === 'sound')) {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,
