@@ -166,3 +166,29 @@ export function parseAppMessage(data: unknown, maxLength = Infinity): AppMessage
   const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : {};
   return { event_type: o.event_type, payload: payload as Json };
 }
+
+/**
+ * `cursorImage`, from an application that streams a pointer of its own (the display host): the pointer's
+ * image, for a controlling player to show as its local cursor over the stream instead of one drawn into the
+ * video, which lags behind the person's hand by the stream's latency. `hidden` when the program shows none.
+ */
+export const CURSOR_IMAGE_EVENT = 'cursorImage';
+
+/** The largest cursor width and height sent as an image; a larger one stays drawn into the video. */
+export const MAX_CURSOR_SIZE = 128;
+
+export type CursorImagePayload = { url: string; hotspot_x: number; hotspot_y: number } | { hidden: true };
+
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+const hotspot = integerIn(0, MAX_CURSOR_SIZE - 1);
+
+/**
+ * Reads a `cursorImage` payload; null unless it is `{hidden: true}` or a base64 PNG data URL with a hot spot
+ * inside MAX_CURSOR_SIZE. What passes is safe to put into a CSS `cursor` value as it is.
+ */
+export function parseCursorImage(payload: Record<string, unknown>): CursorImagePayload | null {
+  if (payload.hidden === true) return { hidden: true };
+  const { url, hotspot_x: x, hotspot_y: y } = payload;
+  if (typeof url !== 'string' || !PNG_DATA_URL.test(url) || !hotspot(x) || !hotspot(y)) return null;
+  return { url, hotspot_x: x, hotspot_y: y };
+}

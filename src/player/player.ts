@@ -5,6 +5,7 @@
  * Failures are `state` events, never rejected promises.
  */
 import { parseAppMessage } from './data-channels/app-messages';
+import { CURSOR_IMAGE_EVENT, cursorStyle } from './data-channels/cursor-image';
 import { PeerSession } from './connection/peer-session';
 import { TypedEmitter } from './events/typed-emitter';
 import { InputController } from './input/input-controller';
@@ -193,7 +194,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
       },
       onMessage: (data) => {
         const parsed = parseAppMessage(data);
-        if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
+        if (parsed?.event_type === CURSOR_IMAGE_EVENT) this.showCursor(parsed.payload);
+        else if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
       },
       // Whichever comes last, the first frame or the open input channel, sends the wanted size.
       onInputOpen: () => this.resizer?.sendNow(),
@@ -227,6 +229,15 @@ export class Player extends TypedEmitter<PlayerEvents> {
     const played = video.play?.();
     // Autoplay may be refused until a gesture; the picture then waits for one, the connection does not fail.
     played?.catch?.(() => undefined);
+  }
+
+  /**
+   * The application's pointer as this viewer's cursor over the video: a controlling viewer's own, moving with
+   * its hand (the application then leaves it out of the video). A watcher keeps seeing it in the video.
+   */
+  private showCursor(payload: Record<string, unknown>) {
+    const style = cursorStyle(payload);
+    if (this.options.mode !== 'watch' && style) this.options.video.style.cursor = style;
   }
 
   private attachInput() {
@@ -273,6 +284,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.peer?.close();
     this.peer = undefined;
     this.shown = undefined;
+    this.options.video.style.cursor = '';
     this.setSound(false);
   }
 }

@@ -104,6 +104,7 @@ describe.each([
   const frames: { pixels: Buffer; at: number }[] = [];
   let pool: Buffer[] = [];
   const capturedSize = { width: W, height: H };
+  const cursors: unknown[] = [];
 
   /** The first frame from the `from`th on (by default: the next one) that passes `test`. */
   async function frameWhere(test: (pixels: Buffer) => boolean, from = frames.length): Promise<Buffer> {
@@ -142,6 +143,7 @@ describe.each([
       },
       send: (frame) => frames.push({ pixels: Buffer.from(frame), at: performance.now() }),
     });
+    capture.on('cursor', (image) => cursors.push(image));
     painter = await openDisplay(x.display, { authFile: x.authFile });
   });
 
@@ -193,6 +195,42 @@ describe.each([
       later.push(await frameWhere((f) => !f.equals(last), afterFrame(last)));
     }
     for (const f of later) expect(around(f, 200, 150)).toEqual(around(frames[0]!.pixels, 200, 150));
+  });
+
+  it('leaves the cursor out of the frames while the viewers draw it, putting back what it covered, and in again after', async () => {
+    // The pointer's image came as soon as it was known, to a listener added once the capture had started.
+    expect(cursors[0]).toMatchObject({ width: expect.any(Number), height: expect.any(Number) });
+    const image = await call<{ data: Buffer }>((cb) =>
+      painter.X.GetImage(2, painter.root, 180, 130, 40, 40, 0xffffffff, cb),
+    );
+    // The display's own pixels of a 40x40 square around (200, 150): the server draws no cursor into them.
+    const rgb = (pixels: Buffer) => Buffer.from(pixels.filter((_, i) => i % 4 !== 3)).toString('hex');
+    const square = (f: Buffer) =>
+      rgb(
+        Buffer.concat(
+          Array.from({ length: 40 }, (_, row) =>
+            f.subarray(((130 + row) * W + 180) * 4, ((130 + row) * W + 220) * 4),
+          ),
+        ),
+      );
+    const expected = rgb(image.data);
+    capture.pointerAt(200, 150);
+    const drawn = await frameWhere((f) => square(f) !== expected);
+    capture.cursorInFrames(false);
+    // Both buffers, each with the cursor drawn on it before, show the picture without it.
+    const first = await frameWhere(() => true, afterFrame(drawn));
+    const second = await frameWhere(() => true, afterFrame(first));
+    expect(square(first)).toBe(expected);
+    expect(square(second)).toBe(expected);
+    // Moving a pointer that the viewers draw sends no frame.
+    await new Promise((r) => setTimeout(r, 300));
+    const quiet = frames.length;
+    capture.pointerAt(210, 160);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(frames.length).toBe(quiet);
+    capture.cursorInFrames(true);
+    const again = await frameWhere(() => true, quiet);
+    expect(square(again)).not.toBe(expected);
   });
 
   it('sends a change after a still moment twice more, soon and a frame later, then waits for the idle refresh', async () => {

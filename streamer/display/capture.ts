@@ -15,7 +15,9 @@
  * whole picture, rather than a stream that outgrows the viewer's link. The pointer's image (XFIXES) is drawn
  * onto each frame, since X never puts a cursor into the pixels it hands out (and the server is told not to
  * draw its own into its framebuffer); the pixels under it are kept
- * and put back before the buffer is filled again. With nothing changing, the same picture is sent again
+ * and put back before the buffer is filled again. While the viewers draw the pointer themselves (from the
+ * `cursor` event's image, `cursorInFrames(false)`), it is left out of the frames, unless it is too large to
+ * send them. With nothing changing, the same picture is sent again
  * every second, so that a new viewer and the still never wait long for a frame.
  *
  * Its own X connection: a frame's worth of pixels in flight must not hold up the viewer's input, which
@@ -34,6 +36,7 @@ import {
 } from './frame-pixels.ts';
 import { EventEmitter } from 'node:events';
 import type { ByteBudget } from './byte-budget.ts';
+import { viewersCanDraw } from './cursor-png.ts';
 import { framebufferReader, pixelReader, segmentFiles, type PixelReader } from './pixel-readers.ts';
 import { call } from './x-call.ts';
 import { openDisplay } from './x-client.ts';
@@ -82,6 +85,8 @@ export interface CaptureOptions {
 export interface CaptureEvents {
   /** The pixels could not be read, or the connection to the display ended: no frame follows. */
   failed: [reason: string];
+  /** The pointer's image changed (and once at the start, as soon as it is known). */
+  cursor: [image: CursorImage];
 }
 
 /** Capture of the top-left `width`x`height` of a display; `DamageCapture.start` makes one. */
@@ -104,6 +109,8 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
   private lastFrame = -Infinity;
   private cursor: CursorImage | null = null;
   private pointer = { x: 0, y: 0 };
+  /** Whether the cursor is drawn onto the frames (false while the viewers draw it, see cursorInFrames). */
+  private cursorDrawn = true;
   private closed = false;
   /** Frames sent, and pixels read from the server, for the bench and the tests. */
   readonly counts = { frames: 0, pixelsRead: 0 };
@@ -159,6 +166,26 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
   pointerAt(x: number, y: number): void {
     if (x === this.pointer.x && y === this.pointer.y) return;
     this.pointer = { x, y };
+    // A pointer the viewers draw themselves changes nothing in the frames.
+    if (!this.drawnCursor()) return;
+    this.dirty = true;
+    this.schedule();
+  }
+
+  /** The cursor to draw onto frames, or null. */
+  private drawnCursor(): CursorImage | null {
+    const { cursor } = this;
+    return cursor && (this.cursorDrawn || !viewersCanDraw(cursor)) ? cursor : null;
+  }
+
+  /**
+   * Whether frames show the pointer (true at first): false while every viewer that moves it draws it itself.
+   * A cursor too large to send viewers is drawn anyway.
+   */
+  cursorInFrames(on: boolean): void {
+    if (on === this.cursorDrawn) return;
+    this.cursorDrawn = on;
+    // Each buffer puts back the pixels under the cursor last drawn on it before it is filled again.
     this.dirty = true;
     this.schedule();
   }
@@ -204,6 +231,8 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
       };
       this.pointer = { x: image.x, y: image.y };
       this.dirty = true;
+      // A reply from the server: always after `start` has resolved and its caller has listened.
+      this.emit('cursor', this.cursor);
       this.schedule();
     });
   }
@@ -264,7 +293,8 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
       state.stale.push(...changed);
       if (state.stale.length > MAX_RECTS) state.stale = toRead(state.stale, width, height);
     }
-    const { cursor, pointer } = this;
+    const { pointer } = this;
+    const cursor = this.drawnCursor();
     const under = cursor && cursorRect(cursor, pointer.x, pointer.y, width, height);
     this.buffers.set(frame, {
       stale: [],

@@ -1,12 +1,22 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../transport/args.ts';
+import type { AppMessage } from '../../protocol/data-channels.ts';
+import type { StreamApplication } from '../transport/stream-server.ts';
+import type { Viewer } from '../transport/viewer.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
 import { sandboxSettings } from './program-sandbox.ts';
 
 /** Parts that record what they made and what was undone; `failing` names the part whose start throws. */
-function fakeParts(failing: keyof DisplayParts) {
+function fakeParts(failing?: keyof DisplayParts) {
   const events: string[] = [];
+  let app: StreamApplication | undefined;
+  const broadcasts: AppMessage[] = [];
+  const capture = Object.assign(new EventEmitter(), {
+    inFrames: [] as boolean[],
+    cursorInFrames: (on: boolean) => void capture.inFrames.push(on),
+    close: () => void events.push('capture closed'),
+  });
   const fail = (part: keyof DisplayParts) => {
     if (part === failing) throw new Error(`${part} failed`);
   };
@@ -54,10 +64,15 @@ function fakeParts(failing: keyof DisplayParts) {
         close: () => void events.push('connection closed'),
       });
     },
-    async startStreamServer() {
+    async startStreamServer(_options: unknown, application: StreamApplication) {
       fail('startStreamServer');
       events.push('stream server listens');
-      return { close: async () => void events.push('stream server closed') };
+      app = application;
+      return {
+        fanout: { packets: 0 },
+        broadcast: (message: AppMessage) => void broadcasts.push(message),
+        close: async () => void events.push('stream server closed'),
+      };
     },
     async startEncoder() {
       fail('startEncoder');
@@ -66,10 +81,10 @@ function fakeParts(failing: keyof DisplayParts) {
     },
     async startCapture() {
       fail('startCapture');
-      return Object.assign(new EventEmitter(), { close: () => void events.push('capture closed') });
+      return capture;
     },
   } as unknown as DisplayParts;
-  return { parts, events };
+  return { parts, events, capture, broadcasts, app: () => app as StreamApplication };
 }
 
 const options = parseArgs(['--signaling-port', '49999', '--media-port', '49998'], {});
@@ -121,5 +136,51 @@ describe('a display host whose start fails', () => {
         'startXServer',
       ].sort(),
     );
+  });
+});
+
+describe('a started display host and the pointer', () => {
+  const image = (alpha: number) => ({
+    width: 1,
+    height: 1,
+    xhot: 0,
+    yhot: 0,
+    pixels: Buffer.from([0, 0, 0, alpha]),
+  });
+
+  it('leaves the pointer out of the frames while a controlling viewer draws it, and in while only watchers are there', async () => {
+    const { parts, capture, app } = fakeParts();
+    const host = await start(parts);
+    try {
+      expect(capture.inFrames).toEqual([true]);
+      app().onViewers?.(1, 1);
+      app().onViewers?.(2, 1);
+      app().onViewers?.(1, 0);
+      app().onViewers?.(0, 0);
+      expect(capture.inFrames).toEqual([true, false, false, true, true]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("sends every viewer the pointer's image when it changes, and a viewer that joins the current one", async () => {
+    const { parts, capture, app, broadcasts } = fakeParts();
+    const host = await start(parts);
+    try {
+      const greeted: AppMessage[] = [];
+      const viewer = { sendMessage: (m: AppMessage) => void greeted.push(m) } as unknown as Viewer;
+      app().onMessagesOpen?.(viewer);
+      expect(greeted).toEqual([]);
+      capture.emit('cursor', image(255));
+      capture.emit('cursor', image(0));
+      expect(broadcasts.map((m) => [m.event_type, Object.keys(m.payload)])).toEqual([
+        ['cursorImage', ['url', 'hotspot_x', 'hotspot_y']],
+        ['cursorImage', ['hidden']],
+      ]);
+      app().onMessagesOpen?.(viewer);
+      expect(greeted).toEqual([{ event_type: 'cursorImage', payload: { hidden: true } }]);
+    } finally {
+      await host.close();
+    }
   });
 });

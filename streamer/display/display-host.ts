@@ -19,6 +19,7 @@ import { encoderNeverStarted, startStreamServer, type StreamServer } from '../tr
 import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture } from './capture.ts';
 import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
+import { cursorMessage } from './cursor-png.ts';
 import { inputHandler } from './display-input.ts';
 import { PictureWatch } from './picture-watch.ts';
 import { programEnding, Tail } from './program-ending.ts';
@@ -150,6 +151,10 @@ export async function startDisplayHost(
     /** Replaced once the capture runs: the cursor then follows the viewer's pointer in the next frame. */
     let pointerAt = (px: number, py: number): void => void client.pointer(px, py);
     let resize = (_width: number, _height: number): void => undefined;
+    // Controlling viewers show the pointer's image as their own cursor; the frames show it while none is there.
+    let cursor: AppMessage | null = null;
+    let controllers = 0;
+    let cursorInFrames = (_on: boolean): void => undefined;
     const applyInput = inputHandler(
       client,
       () => pointerAt,
@@ -179,10 +184,13 @@ export async function startDisplayHost(
           onMessage: (message) => answer(message),
           readiness: () => (ready ? size : null),
           untilReady,
-          onViewers: (count) => {
+          onViewers: (count, controlling) => {
             // Keys held by a viewer who left would stay down for the next one.
             if (count === 0) client.releaseAll();
+            controllers = controlling;
+            cursorInFrames(controlling === 0);
           },
+          onMessagesOpen: (viewer) => cursor && viewer.sendMessage(cursor),
         },
       ),
       (made) => made.close(),
@@ -233,6 +241,9 @@ export async function startDisplayHost(
           void x.exited.then((exited) => (clearTimeout(timer), resolve(exited)));
         }),
     );
+    capture.on('cursor', (image) => stream.broadcast((cursor = cursorMessage(image))));
+    cursorInFrames = (on) => capture.cursorInFrames(on);
+    cursorInFrames(controllers === 0);
     pointerAt = (px, py) => {
       const at = client.pointer(px, py);
       capture.pointerAt(at.x, at.y);

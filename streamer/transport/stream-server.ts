@@ -63,8 +63,10 @@ export interface StreamApplication {
    * joins before it is done. A throw fails the start as the stack's would.
    */
   prepare?: () => void;
-  /** The number of viewers changed. */
-  onViewers?(count: number): void;
+  /** The number of viewers changed; `controlling`: how many of them are not watch-only. */
+  onViewers?(count: number, controlling: number): void;
+  /** A viewer's `messages` channel opened. */
+  onMessagesOpen?(viewer: Viewer): void;
 }
 
 /** A listening stream server. */
@@ -125,12 +127,18 @@ export async function startStreamServer(
 
   /** The last viewers that left, by id: a goodbye that arrives after the connection closed finds its viewer gone. */
   const left = new Map<string, Viewer>();
+  const counted = () => {
+    let controlling = 0;
+    for (const viewer of viewers.values()) if (!viewer.watchOnly) controlling++;
+    app.onViewers?.(viewers.size, controlling);
+  };
   const handlers: ViewerHandlers = {
     queries: app.queries,
     onVideoOpen: (viewer) => fanout.add(viewer),
     onAudioOpen: (viewer) => viewer.audio && options.sound?.add(viewer.audio),
     onInput: (event, viewer) => app.onInput(event, viewer),
     onMessage: (message, viewer) => app.onMessage(message, viewer),
+    onMessagesOpen: (viewer) => app.onMessagesOpen?.(viewer),
     onDropped: (why, viewer) => {
       dropped[why]++;
       const kinds = told.get(viewer.id) ?? new Set();
@@ -146,7 +154,7 @@ export async function startStreamServer(
       left.set(viewer.id, viewer);
       if (left.size > LEFT_KEPT) left.delete(left.keys().next().value as string);
       told.delete(viewer.id);
-      app.onViewers?.(viewers.size);
+      counted();
       log(`viewer ${viewer.id} left (${viewers.size} left)`);
     },
   };
@@ -206,7 +214,7 @@ export async function startStreamServer(
         const { viewer, answer } = joined;
         viewers.set(viewer.id, viewer);
         admission.attach(() => viewer.close());
-        app.onViewers?.(viewers.size);
+        counted();
         const ms = Math.round(performance.now() - began);
         log(
           `viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`,

@@ -41,6 +41,8 @@ export interface ViewerHandlers {
   onInput(event: InputEvent, viewer: Viewer): void;
   /** Returns the answers to send back on `messages`. */
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
+  /** The viewer's `messages` channel opened: the application may greet it there. */
+  onMessagesOpen?(viewer: Viewer): void;
   /** The viewer is gone (DELETE, failure, silence); called once. */
   onClosed(viewer: Viewer): void;
   /** A message of the viewer was dropped: malformed, or over its rate (viewer-traffic.ts). */
@@ -258,6 +260,9 @@ export class Viewer implements RtpSink {
     const label = dc.getLabel();
     if (label === MESSAGES_CHANNEL) {
       this.messages = dc;
+      const opened = () => void (!this.closed && this.handlers.onMessagesOpen?.(this));
+      if (dc.isOpen()) opened();
+      else dc.onOpen(opened);
       dc.onMessage((msg) => {
         this.heard++;
         const message = this.traffic.appMessage(msg);

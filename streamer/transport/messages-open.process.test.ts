@@ -1,0 +1,75 @@
+import { PeerConnection, Video } from 'node-datachannel';
+import { describe, expect, it } from 'vitest';
+import type { AppMessage } from '../../protocol/data-channels.ts';
+import { freeUdpPort } from '../../test-support/ports.ts';
+import { until } from '../../test-support/until.ts';
+import { startStreamServer } from './stream-server.ts';
+
+/** A real client (libdatachannel, as a browser would offer): recvonly VP8 and the two data channels. */
+async function connect(base: string, mode: 'control' | 'watch') {
+  const pc = new PeerConnection('client', { iceServers: [] });
+  const video = new Video('0', 'RecvOnly');
+  video.addVP8Codec(96);
+  pc.addTrack(video);
+  const offer = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
+  pc.createDataChannel('input');
+  const received: AppMessage[] = [];
+  const messages = pc.createDataChannel('messages');
+  messages.onMessage((text) => void received.push(JSON.parse(String(text)) as AppMessage));
+  const query = mode === 'watch' ? '?mode=watch' : '';
+  const res = await fetch(`${base}/whep${query}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/sdp' },
+    body: await offer,
+  });
+  expect(res.status).toBe(201);
+  pc.setRemoteDescription(await res.text(), 'answer');
+  return { pc, received };
+}
+
+describe("a stream server and its viewers' messages channels", () => {
+  it('lets the application greet each viewer as its channel opens, and counts those who control', async () => {
+    const counts: [number, number][] = [];
+    const stream = await startStreamServer(
+      {
+        sessionId: 'session',
+        host: '127.0.0.1',
+        signalingPort: 0,
+        mediaPort: await freeUdpPort(),
+        fps: 30,
+        maxViewers: 4,
+        allowedOrigins: null,
+        viewerSecret: null,
+      },
+      {
+        queries: new Set(),
+        onInput: () => undefined,
+        onMessage: () => [],
+        readiness: () => ({ width: 320, height: 240, fps: 30 }),
+        onViewers: (count, controlling) => void counts.push([count, controlling]),
+        onMessagesOpen: (viewer) =>
+          viewer.sendMessage({ event_type: 'hello', payload: { watchOnly: viewer.watchOnly } }),
+      },
+    );
+    const base = `http://127.0.0.1:${stream.signalingPort}`;
+    const controller = await connect(base, 'control');
+    const watcher = await connect(base, 'watch');
+    try {
+      for (const [viewer, watchOnly] of [
+        [controller, false],
+        [watcher, true],
+      ] as const) {
+        await until('the greeting', () => viewer.received.length > 0, 10_000);
+        expect(viewer.received).toEqual([{ event_type: 'hello', payload: { watchOnly } }]);
+      }
+      expect(counts).toEqual([
+        [1, 1],
+        [2, 1],
+      ]);
+    } finally {
+      controller.pc.close();
+      watcher.pc.close();
+      await stream.close();
+    }
+  });
+});
