@@ -145,17 +145,17 @@ describe('the encoder', () => {
     expect((await chooseEncoder('h264', {})).encoder).toBe('libx264');
   });
 
-  it('makes H.264 as browsers take it: constrained baseline, SPS and PPS before each IDR, a keyframe every half second', () => {
+  it('makes H.264 as browsers take it: constrained baseline, SPS and PPS before each IDR, a keyframe every second', () => {
     const x264 = ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000, null, 'bgr0', 'libx264').join(' ');
     expect(x264).toContain('-c:v libx264 -preset ultrafast -tune zerolatency -profile:v baseline -threads 1');
     expect(x264).toContain('-x264-params repeat-headers=1:scenecut=0:fps=30');
-    expect(x264).toContain('-g 15 -keyint_min 15 -b:v 676k -maxrate 1352k -bufsize 676k');
+    expect(x264).toContain('-g 30 -keyint_min 30 -b:v 676k -maxrate 1352k -bufsize 676k');
     const nvenc = ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000, null, 'bgr0', 'h264_nvenc').join(
       ' ',
     );
     expect(nvenc).toContain('-c:v h264_nvenc -preset p1 -tune ull -zerolatency 1');
     expect(nvenc).toContain('-profile:v baseline');
-    expect(nvenc).toContain('-g 15 -keyint_min 15 -b:v 676k');
+    expect(nvenc).toContain('-g 30 -keyint_min 30 -b:v 676k');
     expect(ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000).join(' ')).toContain('-c:v libvpx');
   });
 });

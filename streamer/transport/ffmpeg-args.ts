@@ -76,9 +76,16 @@ export type Codec = 'vp8' | 'h264';
 /** The ffmpeg encoders this application drives: libvpx for VP8; x264 (software) or NVENC (NVIDIA GPU) for H.264. */
 export type VideoEncoderName = 'libvpx' | 'libx264' | 'h264_nvenc';
 
-/** The keyframe interval in frames: half a second bounds what a new viewer needs replayed first. */
+/**
+ * The keyframe interval in frames: one second. It bounds what a new viewer needs replayed first, and how long a lost
+ * packet spoils the picture (no retransmission here). Every half second, as before, a keyframe took so much of the
+ * rate that the picture between them was blocky: `top` redrawing a 1280x720 terminal averaged 29.3 dB (PSNR against
+ * the screen) at 1.34 Mbit/s in VP8, and 34.5 dB at 1.49 Mbit/s with one a second; in H.264, 33.9 dB at 1.68
+ * Mbit/s against 36.3 dB at 1.29 Mbit/s. (Eight seconds of `top -d 0.5` in an xterm, grabbed from Xvfb and encoded
+ * with these arguments; two seconds gave VP8 35.8 dB, but twice as long a spoiled picture after a loss.)
+ */
 function gop(fps: number): string {
-  return String(Math.max(1, Math.round(fps / 2)));
+  return String(Math.max(1, Math.round(fps)));
 }
 
 /** The encoder's own arguments, after the input; every one holds the same rate settings. */
