@@ -4,7 +4,7 @@
  * heard at 440 Hz; with sound off there is neither a server nor an audio track; and nothing of the sound outlives
  * the host, nor a start that fails after its server started.
  */
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Audio, PeerConnection, RtcpReceivingSession, Video, type Track } from 'node-datachannel';
@@ -39,7 +39,16 @@ function processes(name: string, uid: number): number[] {
 }
 
 /** The sound folders of display hosts (sound-server.ts) left in the temporary folder. */
-const soundDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('streamgate-sound-'));
+/** The sound folders of the session's user `uid` (others may belong to sessions running beside the tests). */
+const soundDirs = (uid: number) =>
+  readdirSync(tmpdir()).filter((name) => {
+    if (!name.startsWith('streamgate-sound-')) return false;
+    try {
+      return statSync(path.join(tmpdir(), name)).uid === uid;
+    } catch {
+      return false; // removed meanwhile
+    }
+  });
 
 async function hostOptions(audio = true) {
   const signalingPort = await freePort();
@@ -159,7 +168,7 @@ describe('the sound of a display host', () => {
     await host.close();
     host = null;
     expect([...processes('pulseaudio', uid), ...processes('parec', uid)]).toEqual([]);
-    expect(soundDirs()).toEqual([]);
+    expect(soundDirs(uid)).toEqual([]);
   });
 
   it('has no sound server, no PULSE_SERVER and no audio track when the profile turns sound off', async () => {
@@ -207,10 +216,10 @@ describe('the sound of a display host', () => {
     const start = startDisplayHost(options, tone, () => undefined, withToneFile, parts);
     await expect(start).rejects.toThrow('no encoder here');
     expect([...processes('pulseaudio', uid), ...processes('parec', uid)]).toEqual([]);
-    expect(soundDirs()).toEqual([]);
+    expect(soundDirs(uid)).toEqual([]);
   });
 
-  it('says in one line why its server did not start, and captures nothing', async () => {
+  it('says in one line why its server did not start, captures nothing, and offers later viewers no sound', async () => {
     const lines: string[] = [];
     let said: (line: string) => void = () => undefined;
     const logged = new Promise<string>((resolve) => (said = resolve));
@@ -226,6 +235,8 @@ describe('the sound of a display host', () => {
       writeFileSync(path.join(sound.hostDir, '.status'), '1\n');
       renameSync(path.join(sound.hostDir, '.status'), path.join(sound.hostDir, 'status'));
       expect(await logged).toBe('no sound: the sound server did not start (E: [pulseaudio] main.c: boom)');
+      // Viewers that come later are offered no silent track.
+      expect(sound.stream.available).toBe(false);
       await stop();
       expect(lines).toHaveLength(1);
     } finally {

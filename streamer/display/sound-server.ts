@@ -191,7 +191,7 @@ export class SoundServer {
       if (text === '') return false;
       this.stopWaiting();
       if (text === '0') this.startParec(sound);
-      else this.log(`no sound: the sound server did not start (${this.lastWords() || `status ${text}`})`);
+      else this.unavailable(`the sound server did not start (${this.lastWords() || `status ${text}`})`);
       return true;
     };
     this.watcher = watch(this.hostDir, (_event, name) => {
@@ -201,10 +201,16 @@ export class SoundServer {
     if (!verdict()) {
       this.startTimer = setTimeout(() => {
         this.stopWaiting();
-        this.log(`no sound: the sound server did not start within ${SOUND_START_MS / 1000} s`);
+        this.unavailable(`the sound server did not start within ${SOUND_START_MS / 1000} s`);
       }, SOUND_START_MS);
     }
     return () => this.stopCapture();
+  }
+
+  /** There will be no sound: said once, and later viewers get no audio track (AudioStream.available). */
+  private unavailable(why: string): void {
+    this.stream.available = false;
+    this.log(`no sound: ${why}`);
   }
 
   /** Stops the capture and removes the folder (the server itself ends with its sandbox). */

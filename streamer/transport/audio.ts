@@ -64,6 +64,11 @@ export class AudioStream {
   bytes = 0;
   /** Frames given. */
   frames = 0;
+  /**
+   * False once the sound's source is known to be gone for good (a display session whose sound server did not
+   * start): later viewers get no audio track, rather than one that never sounds.
+   */
+  available = true;
 
   /** Adds a viewer: its packets start with the next frame. */
   add(sink: RtpSink): void {

@@ -202,7 +202,7 @@ export async function startStreamServer(
               ticket,
               silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
               zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
-              audio: Boolean(options.sound),
+              audio: options.sound?.available ?? false,
             },
             { ...handlers, onClosed: (viewer) => (release(), handlers.onClosed(viewer)) },
           );
