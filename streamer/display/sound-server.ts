@@ -27,6 +27,7 @@ import path from 'node:path';
 import { SANDBOX_HOME, SANDBOX_SOUND_DIR } from '../../sandbox/bwrap.ts';
 import { AudioStream, CHANNELS, PcmFrames, SAMPLE_RATE } from '../transport/audio.ts';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { SOUND_DIR_PREFIX } from './sound-leftovers.ts';
 
 /** The null sink the program plays into; the host reads its monitor. */
 export const SINK = 'streamgate';
@@ -162,7 +163,7 @@ export class SoundServer {
   }
 
   private static make(uid: number, log: (line: string) => void, parecPath = 'parec'): SoundServer {
-    const dir = mkdtempSync(path.join(tmpdir(), 'streamgate-sound-'));
+    const dir = mkdtempSync(path.join(tmpdir(), SOUND_DIR_PREFIX));
     try {
       chownSync(dir, uid, uid);
       chmodSync(dir, 0o700);

@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { sweepStaleSoundDirs } from './sound-leftovers.ts';
 import { xauthority } from './xauthority.ts';
 
 export interface XServer {
@@ -87,7 +88,8 @@ export function removeLeftovers(n: number, pid: number): boolean {
 
 /**
  * At the service's start: what X servers of display hosts killed outright left behind (their lock files and
- * sockets, cookie folders and framebuffer folders), wherever no live process still uses it. Returns what it removed.
+ * sockets, cookie folders and framebuffer folders), wherever no live process still uses it, and their sessions'
+ * sound folders (sound-leftovers.ts). Returns what it removed.
  */
 export function sweepStaleDisplays(): string[] {
   const removed: string[] = [];
@@ -114,6 +116,7 @@ export function sweepStaleDisplays(): string[] {
     // A lock whose server is gone is stale, whoever made it; a live server's is left alone.
     if (removeLeftovers(Number(lock[1]), NaN)) removed.push(`/tmp/${name}`);
   }
+  removed.push(...sweepStaleSoundDirs());
   return removed;
 }
 
