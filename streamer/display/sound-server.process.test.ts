@@ -7,7 +7,14 @@
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Audio, PeerConnection, RtcpReceivingSession, Video, type Track } from 'node-datachannel';
+import {
+  Audio,
+  PeerConnection,
+  RtcpReceivingSession,
+  Video,
+  type DataChannel,
+  type Track,
+} from 'node-datachannel';
 import OpusScript from 'opusscript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toneCommand, TONE_FILE } from '../../e2e/support/catalogs.ts';
@@ -72,8 +79,9 @@ function rtpPayload(packet: Buffer): Buffer {
 
 interface Listener {
   pc: PeerConnection;
-  /** Held: a native track whose last JS reference is collected goes silent. */
+  /** Held: a native track or channel whose last JS reference is collected goes silent. */
   tracks: Track[];
+  channels: DataChannel[];
   answer: string;
   /** Opus payloads received so far. */
   opus: Buffer[];
@@ -95,8 +103,7 @@ async function listen(base: string): Promise<Listener> {
     if (packet.length > 12 && ((packet[1] as number) & 0x7f) === 111) opus.push(rtpPayload(packet));
   });
   const offer = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
-  pc.createDataChannel('input');
-  pc.createDataChannel('messages');
+  const channels = [pc.createDataChannel('input'), pc.createDataChannel('messages')];
   const res = await fetch(`${base}/whep`, {
     method: 'POST',
     headers: { 'content-type': 'application/sdp' },
@@ -105,7 +112,7 @@ async function listen(base: string): Promise<Listener> {
   const answer = await res.text();
   if (res.status !== 201) throw new Error(`POST /whep answered ${res.status}: ${answer}`);
   pc.setRemoteDescription(answer, 'answer');
-  return { pc, tracks, answer, opus };
+  return { pc, tracks, channels, answer, opus };
 }
 
 /** The frequency of the decoded sound, from its zero crossings (first channel). */

@@ -10,9 +10,9 @@ async function connect(base: string, mode: 'control' | 'watch') {
   const pc = new PeerConnection('client', { iceServers: [] });
   const video = new Video('0', 'RecvOnly');
   video.addVP8Codec(96);
-  pc.addTrack(video);
+  const track = pc.addTrack(video);
   const offer = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
-  pc.createDataChannel('input');
+  const input = pc.createDataChannel('input');
   const received: AppMessage[] = [];
   const messages = pc.createDataChannel('messages');
   messages.onMessage((text) => void received.push(JSON.parse(String(text)) as AppMessage));
@@ -24,7 +24,9 @@ async function connect(base: string, mode: 'control' | 'watch') {
   });
   expect(res.status).toBe(201);
   pc.setRemoteDescription(await res.text(), 'answer');
-  return { pc, received };
+  // The track and channels are returned so that the test holds them: a native channel whose last JavaScript
+  // reference is collected closes (the greeting then never arrives, as one run in CI found).
+  return { pc, received, track, input, messages };
 }
 
 describe("a stream server and its viewers' messages channels", () => {
