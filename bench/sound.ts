@@ -13,10 +13,10 @@
  * Usage: npx tsx bench/sound.ts [--keys 30] [--presses 30] [--skip-display] [--list]  (build the portal first:
  * npm run build). `--list` prints every time.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumLaunchOptions } from '../e2e/support/chromium';
-import { startStack, type Stack } from '../e2e/support/stack';
+import type { Page } from 'playwright-core';
+import type { Stack } from '../e2e/support/stack';
 import { median, quantile } from './stats';
+import { benchWithBrowser } from './with-browser';
 import { clickVideo, end, launch, quiet, soundAfterLast, wait, type Win } from './sound-probe';
 import {
   audioReceived,
@@ -266,57 +266,41 @@ async function displayHost(page: Page, stack: Stack, without: number) {
   );
 }
 
-async function main() {
-  const stack = await startStack({ catalog, beside: [BEEP_FILE] });
-  let browser: Browser | undefined;
+benchWithBrowser({ catalog, beside: [BEEP_FILE] }, async (browser, stack) => {
+  const sample = await launch(browser, stack, 'sample');
   try {
-    browser = await chromium.launch(chromiumLaunchOptions);
-    const sample = await launch(browser, stack, 'sample');
-    try {
-      // A click gives the viewer the keyboard (and beeps).
-      await clickVideo(sample.page, 0.3, 0.8);
-      await wait(1_000);
-      await keyToSound(sample.page);
-      await sampleCost(sample.page, stack);
-    } finally {
-      await end(stack, sample.page, sample.session);
-    }
-    // At 640x360 the ripple's first 160 ms are hidden under the 24-pixel pointer square; at 1280x720, 23 ms.
-    const hd = await launch(browser, stack, 'sample', 'hd');
-    try {
-      // A first press, not counted: the stream's first seconds at a new size may be blurred.
-      await clickVideo(hd.page, 0.3, 0.8);
-      await wait(1_500);
-      await pictureAndSound(hd.page);
-    } finally {
-      await end(stack, hd.page, hd.session);
-    }
-    if (args.includes('--skip-display')) console.log('2. (the display host skipped: --skip-display)');
-    else {
-      const quietApp = await launch(browser, stack, 'keys', 'quiet', false);
-      let without: number;
-      try {
-        without = await hostWithoutSound(quietApp.page, stack);
-      } finally {
-        await end(stack, quietApp.page, quietApp.session);
-      }
-      const keysApp = await launch(browser, stack, 'keys');
-      try {
-        await displayHost(keysApp.page, stack, without);
-      } finally {
-        await end(stack, keysApp.page, keysApp.session);
-      }
-    }
+    // A click gives the viewer the keyboard (and beeps).
+    await clickVideo(sample.page, 0.3, 0.8);
+    await wait(1_000);
+    await keyToSound(sample.page);
+    await sampleCost(sample.page, stack);
   } finally {
+    await end(stack, sample.page, sample.session);
+  }
+  // At 640x360 the ripple's first 160 ms are hidden under the 24-pixel pointer square; at 1280x720, 23 ms.
+  const hd = await launch(browser, stack, 'sample', 'hd');
+  try {
+    // A first press, not counted: the stream's first seconds at a new size may be blurred.
+    await clickVideo(hd.page, 0.3, 0.8);
+    await wait(1_500);
+    await pictureAndSound(hd.page);
+  } finally {
+    await end(stack, hd.page, hd.session);
+  }
+  if (args.includes('--skip-display')) console.log('2. (the display host skipped: --skip-display)');
+  else {
+    const quietApp = await launch(browser, stack, 'keys', 'quiet', false);
+    let without: number;
     try {
-      await browser?.close();
+      without = await hostWithoutSound(quietApp.page, stack);
     } finally {
-      await stack.stop();
+      await end(stack, quietApp.page, quietApp.session);
+    }
+    const keysApp = await launch(browser, stack, 'keys');
+    try {
+      await displayHost(keysApp.page, stack, without);
+    } finally {
+      await end(stack, keysApp.page, keysApp.session);
     }
   }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
 });

@@ -9,10 +9,9 @@
  * Usage: npx tsx bench/viewer.ts [--keys 30] [--apps sample,terminal] [--list]  (build the portal first: npm run
  * build). `--list` prints every key's time.
  */
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumLaunchOptions } from '../e2e/support/chromium';
-import { startStack } from '../e2e/support/stack';
+import type { Browser } from 'playwright-core';
 import { median, quantile } from './stats';
+import { benchWithBrowser } from './with-browser';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--keys');
@@ -159,23 +158,7 @@ async function measure(
   );
 }
 
-async function main() {
-  const stack = await startStack({ catalog });
-  let browser: Browser | undefined;
-  try {
-    browser = await chromium.launch(chromiumLaunchOptions);
-    if (apps.includes('sample')) await measure(browser, stack, 'sample');
-    if (apps.includes('terminal')) await measure(browser, stack, 'terminal');
-  } finally {
-    try {
-      await browser?.close();
-    } finally {
-      await stack.stop();
-    }
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
+benchWithBrowser({ catalog }, async (browser, stack) => {
+  if (apps.includes('sample')) await measure(browser, stack, 'sample');
+  if (apps.includes('terminal')) await measure(browser, stack, 'terminal');
 });
