@@ -171,6 +171,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stream/{session_id}/whep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a viewer through the service (WHEP) - extension
+         * @description The session's WHEP endpoint on the service's own origin (CONTRACT §21), for browsers that cannot reach the node the session runs on. The body is the viewer's SDP offer; `Authorization: Bearer` carries a viewer ticket (`POST /stream/{session_id}/tickets`), which the application checks as on its own endpoint, and `?mode=watch` asks for less than the ticket grants. The answer is the application's, with one more candidate: the service's media door, which the TURN relays of the `Link` headers (`rel="ice-server"`, RFC 9725 §4.4) reach. Its `Location` is the viewer's resource on this origin.
+         */
+        post: operations["doorOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/{session_id}/whep/{viewer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a viewer connected through the service - extension
+         * @description Ends the viewer this resource names at the application, with the ticket that made it (`Authorization: Bearer`).
+         */
+        delete: operations["doorLeave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stream/{session_id}/still": {
         parameters: {
             query?: never;
@@ -356,6 +396,13 @@ export interface components {
             scope: "control" | "watch";
             /** Format: date-time */
             expires_at: string;
+            /** @description TURN relays for this ticket's viewer (CONTRACT §21), in the shape of WebRTC's `RTCIceServer`, with time-limited credentials; absent where the service has no relay. */
+            ice_servers?: components["schemas"]["IceServer"][];
+        };
+        IceServer: {
+            urls: string[];
+            username: string;
+            credential: string;
         };
         DeleteRequest: {
             id: components["schemas"]["SessionId"];
@@ -425,6 +472,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description Why the viewer was not connected, in words (the application's own, or the service's). */
+        DoorRefusal: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
         /** @description The caller is not authenticated or lacks the right. */
         Forbidden: {
             headers: {
@@ -927,6 +983,73 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+        };
+    };
+    doorOffer: {
+        parameters: {
+            query?: {
+                /** @description `watch` to connect without control. */
+                mode?: "watch" | "control";
+            };
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/sdp": string;
+            };
+        };
+        responses: {
+            /** @description The SDP answer. */
+            201: {
+                headers: {
+                    /** @description The viewer's resource, to DELETE when leaving. */
+                    Location?: string;
+                    /** @description The TURN relays with their credentials, one header per URL. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/sdp": string;
+                };
+            };
+            400: components["responses"]["DoorRefusal"];
+            401: components["responses"]["DoorRefusal"];
+            403: components["responses"]["DoorRefusal"];
+            404: components["responses"]["DoorRefusal"];
+            413: components["responses"]["DoorRefusal"];
+            415: components["responses"]["DoorRefusal"];
+            429: components["responses"]["DoorRefusal"];
+            502: components["responses"]["DoorRefusal"];
+            503: components["responses"]["DoorRefusal"];
+        };
+    };
+    doorLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+                viewer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The viewer is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["DoorRefusal"];
+            403: components["responses"]["DoorRefusal"];
+            404: components["responses"]["DoorRefusal"];
+            502: components["responses"]["DoorRefusal"];
         };
     };
     getSessionStill: {

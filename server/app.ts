@@ -22,6 +22,9 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
+import { doorRoutes } from './routes/door.ts';
+import { Door } from './door/door.ts';
+import { loadDoorConfig } from './door/door-config.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { stillDirOf } from './runners/still-files.ts';
 import type { SessionManager } from './sessions/types.ts';
@@ -36,6 +39,8 @@ export interface AppDeps {
   processMetrics?: boolean;
   /** Where JSON log lines go; standard output by default. */
   logStream?: DestinationStream;
+  /** The door (CONTRACT §21): its relay and media door; absent: signaling through the service, no relay. */
+  door?: Door;
 }
 
 /**
@@ -103,6 +108,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   });
   await app.register(auth, { tokens: deps.tokens });
   const { catalog, manager } = deps;
+  const door = deps.door ?? new Door(config.door ?? loadDoorConfig({}), null, null, config.publicHost);
   await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false });
   app.get('/healthz', async () => ({ status: 'ok' }));
 
@@ -116,7 +122,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
     userLimit: config.userLimit ?? null,
     stillDir: stillDirOf(config.dataDir),
+    door,
   });
+  await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog });
   await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
   await app.register(portal, { staticDir: config.staticDir, allowedMethods });

@@ -3,12 +3,11 @@
  * setting stops start-up with one message naming the variable, instead of failing later on a request.
  */
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
+import { loadDoorConfig, type DoorConfig } from './door/door-config.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 
-/** A setting that cannot be used; its message names the variable and what is wrong. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 export interface ServiceConfig {
   port: number;
@@ -42,6 +41,8 @@ export interface ServiceConfig {
   runner?: 'local' | 'slurm';
   /** The directory the service and the Slurm nodes share (STREAMGATE_SLURM_DIR; default <data dir>/slurm). */
   slurmDir?: string;
+  /** The door (CONTRACT §21): signaling through the service, the TURN relay; absent: direct play only. */
+  door?: DoorConfig;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -198,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     userGpuShare: userGpuShare(env),
     cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
     ...runnerOf(env, dataDir),
+    door: loadDoorConfig(env),
   };
 }
 

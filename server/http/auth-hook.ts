@@ -15,8 +15,16 @@ declare module 'fastify' {
   }
 }
 
-/** Routes under /api that anyone may reach: the contract itself, and the answer to unknown addresses. */
-const PUBLIC = [/^\/api\/openapi\.json$/, /^\/api\/docs(\/|$)/, /^\/api\/\*$/];
+/**
+ * Routes under /api that anyone may reach: the contract itself, the answer to unknown addresses, and WHEP
+ * through the door, whose viewer ticket the session's application checks (a watch link needs no user token).
+ */
+const PUBLIC = [
+  /^\/api\/openapi\.json$/,
+  /^\/api\/docs(\/|$)/,
+  /^\/api\/\*$/,
+  /^\/api\/stream\/:session_id\/whep(\/:viewer_id)?$/,
+];
 /** Outside /api, only the metrics need a caller (an admin): they tell how busy the service is. */
 const METRICS = '/metrics';
 

@@ -16,6 +16,7 @@ import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import { before, requireSessions, sessionAccess } from './session-access.ts';
 import { stillRoutes } from './still.ts';
 import { ticketRoutes } from './tickets.ts';
+import type { Door } from '../door/door.ts';
 
 /**
  * The Session body of the contract; `routes` only once ready. What was launched, when and by whom travel
@@ -58,6 +59,8 @@ export interface StreamRoutesOptions {
   userLimit?: number | null;
   /** Where the applications keep their stills (sessions/still-files.ts); null or absent: no still route. */
   stillDir?: string | null;
+  /** The door, whose TURN relays a ticket reply carries (CONTRACT §21); absent: none. */
+  door?: Door;
 }
 
 /** The /stream routes, and the tickets and stills of a session beside them. */
@@ -124,6 +127,6 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
     },
   });
 
-  await app.register(ticketRoutes, { manager, access });
+  await app.register(ticketRoutes, { manager, access, ...(options.door ? { door: options.door } : {}) });
   if (stillDir !== null) await app.register(stillRoutes, { stillDir, access });
 };

@@ -9,14 +9,20 @@ import { notFound } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import { requireSessions, type SessionAccess } from './session-access.ts';
+import type { Door } from '../door/door.ts';
 
 export interface TicketRoutesOptions {
   manager: SessionManager;
   /** The caller's session, as every session endpoint finds it. */
   access: SessionAccess;
+  /** Mints the TURN relays a ticket's viewer may use (CONTRACT §21); absent: none. */
+  door?: Door;
 }
 
-export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (app, { manager, access }) => {
+export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
+  app,
+  { manager, access, door },
+) => {
   /**
    * The session is looked at before the body or the query: a caller who may not use it learns 403, 404 or 410
    * as from every session endpoint, not what its request gets wrong. A malformed id stays a 422 at the path.
@@ -40,7 +46,11 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (app,
       const { scope, ttl_s } = request.body;
       const issued = await manager.issueTicket(record.id, scope, ttl_s);
       if (!issued) throw ended();
-      return reply.header('cache-control', 'no-store').code(201).send(issued);
+      // Relays named by the host this request reached, so that a viewer that has them before its offer
+      // gathers relay candidates at once.
+      const servers = door?.iceServers(record.id, request.headers.host) ?? [];
+      const body = servers.length > 0 ? { ...issued, ice_servers: servers } : issued;
+      return reply.header('cache-control', 'no-store').code(201).send(body);
     },
   });
 
