@@ -127,7 +127,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog });
   await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
-  await app.register(portal, { staticDir: config.staticDir, allowedMethods });
+  await app.register(portal, {
+    staticDir: config.staticDir,
+    allowedMethods,
+    ...(config.door ? { signaling: config.door.signaling } : {}),
+  });
   await app.ready();
   return app;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import { loadDoorConfig } from '../door/door-config.ts';
 
 let t: TestApp;
 let portal: string;
@@ -11,11 +12,18 @@ beforeAll(async () => {
   await mkdir(path.join(portal, 'assets'));
   await writeFile(path.join(portal, 'index.html'), '<!doctype html><title>Streamgate</title>');
   await writeFile(path.join(portal, 'assets', 'app.js'), 'console.log(1);');
+  await writeFile(
+    path.join(portal, 'config.json'),
+    '{"catalogUrl": "/api", "streamUrl": "/api", "signaling": "direct"}',
+  );
   t = await startTestApp({
     ports: { first: 48280, last: 48289 },
     staticDir: portal,
     tokens: true,
-    config: { corsOrigins: ['http://portal.example:5173'] },
+    config: {
+      corsOrigins: ['http://portal.example:5173'],
+      door: loadDoorConfig({ STREAMGATE_SIGNALING: 'door' }),
+    },
   });
 });
 afterAll(async () => {
@@ -24,6 +32,13 @@ afterAll(async () => {
 });
 
 describe('the built portal', () => {
+  it("serves config.json with the service's signaling setting (CONTRACT §21), the rest as the file says", async () => {
+    const res = await t.app.inject('/config.json');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ catalogUrl: '/api', streamUrl: '/api', signaling: 'door' });
+  });
+
   it('serves index.html at / and for client-side routes, files as they are', async () => {
     for (const url of ['/', '/sessions/abc', '/apps/usd-viewer?tab=versions']) {
       const res = await t.app.inject(url);

@@ -3,6 +3,7 @@
  * /api/openapi.json with an interactive page at /api/docs.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -20,6 +21,8 @@ export interface PortalOptions {
   staticDir: string;
   /** The methods a known API address takes, for the 405 of another method; none by default. */
   allowedMethods?: (path: string) => string[];
+  /** The service's STREAMGATE_SIGNALING, which the portal's config.json carries as `signaling` (CONTRACT §21). */
+  signaling?: string;
 }
 
 /**
@@ -45,6 +48,22 @@ const portalPlugin: FastifyPluginAsync<PortalOptions> = async (app, options) => 
   });
 
   const built = existsSync(path.join(staticDir, 'index.html'));
+  // The built portal's config.json with the service's signaling setting in it: one setting for both sides.
+  if (built && options.signaling !== undefined) {
+    const { signaling } = options;
+    app.get('/config.json', async (_request, reply) => {
+      const text = await readFile(path.join(staticDir, 'config.json'), 'utf8').catch(() => '{}');
+      let served: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+          served = parsed as Record<string, unknown>;
+      } catch {
+        // A broken file is served as the defaults: the portal falls back the same way.
+      }
+      return reply.header('cache-control', 'no-store').send({ ...served, signaling });
+    });
+  }
   if (built) {
     await app.register(fastifyStatic, {
       root: staticDir,

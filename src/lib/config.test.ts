@@ -15,7 +15,12 @@ describe('config', { timeout: 30_000 }, () => {
   it('reads config.json at start-up and keeps defaults for what is missing or wrong', async () => {
     server.use(
       http.get('*/config.json', () =>
-        HttpResponse.json({ catalogUrl: 'https://h/applications', streamUrl: 42, token: 'abc' }),
+        HttpResponse.json({
+          catalogUrl: 'https://h/applications',
+          streamUrl: 42,
+          token: 'abc',
+          signaling: 'door',
+        }),
       ),
     );
     const config = await loadConfig('/config.json');
@@ -24,8 +29,16 @@ describe('config', { timeout: 30_000 }, () => {
       streamUrl: '/api',
       player: 'whep',
       token: 'abc',
+      signaling: 'door',
     });
-    expect(parseConfig(null)).toEqual({ catalogUrl: '/api', streamUrl: '/api', player: 'whep', token: null });
+    expect(parseConfig(null)).toEqual({
+      catalogUrl: '/api',
+      streamUrl: '/api',
+      player: 'whep',
+      token: null,
+      signaling: 'auto',
+    });
+    expect(parseConfig({ signaling: 'sideways' }).signaling).toBe('auto');
   });
 
   it('falls back to the defaults when config.json is missing', async () => {

@@ -13,6 +13,11 @@ export interface PortalConfig {
   player: string;
   /** Bearer token sent with every request, or null for none. */
   token: string | null;
+  /**
+   * How viewers reach a session's WHEP endpoint (CONTRACT §21): `door` through the streaming API's own origin,
+   * `direct` to the application's signaling port, `auto` through the door where the routes name another host.
+   */
+  signaling: 'auto' | 'door' | 'direct';
 }
 
 /** The overrides one browser may set on the settings page. */
@@ -24,6 +29,7 @@ export const DEFAULT_CONFIG: PortalConfig = {
   streamUrl: '/api',
   player: 'whep',
   token: null,
+  signaling: 'auto',
 };
 
 /** localStorage key of the settings page's overrides. */
@@ -46,6 +52,10 @@ export function parseConfig(raw: unknown): PortalConfig {
     streamUrl: readString(obj.streamUrl, DEFAULT_CONFIG.streamUrl),
     player: readString(obj.player, DEFAULT_CONFIG.player),
     token,
+    signaling:
+      obj.signaling === 'door' || obj.signaling === 'direct' || obj.signaling === 'auto'
+        ? obj.signaling
+        : DEFAULT_CONFIG.signaling,
   };
 }
 

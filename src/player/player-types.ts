@@ -3,6 +3,7 @@ import type { AppMessage } from './data-channels/app-messages';
 import type { KeyboardCapture } from './input/input-controller';
 import type { PeerConnectionFactory } from './connection/peer-session';
 import type { ReconnectOptions } from './reconnect/reconnect-policy';
+import type { DoorOptions } from './signaling/signaling-path';
 import type { SignalingTransport } from './signaling/signaling-transport';
 import type { StatsSample } from './stats/stats-sample';
 
@@ -17,6 +18,12 @@ export type PlayerState =
   | { kind: 'failed'; reason: string }
   | { kind: 'ended'; reason: string }
   | { kind: 'disconnected' };
+
+/** A ticket and the relays that came with it. */
+export interface ViewerTicket {
+  ticket: string;
+  iceServers?: RTCIceServer[];
+}
 
 /** Limits within which the stream follows the element's size. */
 export interface ResizeOptions {
@@ -37,10 +44,16 @@ export interface PlayerOptions {
    */
   routes: unknown;
   /**
-   * A viewer ticket for each connection attempt, where the deployment issues them (undefined: none);
-   * rejecting means the service could not be reached, and the player tries again later.
+   * A viewer ticket for each connection attempt, where the deployment issues them (undefined: none), with the
+   * TURN relays the service gave with it (the ticket reply's `ice_servers`, CONTRACT §21); rejecting means the
+   * service could not be reached, and the player tries again later.
    */
-  ticket?: () => Promise<string | undefined>;
+  ticket?: () => Promise<string | ViewerTicket | undefined>;
+  /**
+   * The service's door (CONTRACT §21): its WHEP endpoint for this session, and when to use it. Absent (another
+   * deployment of the API): straight to the application, as its routes say.
+   */
+  door?: DoorOptions;
   /** Watch-only viewers send no input. */
   mode?: 'control' | 'watch';
   transport?: SignalingTransport;

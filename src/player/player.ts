@@ -10,7 +10,8 @@ import { PeerSession } from './connection/peer-session';
 import { TypedEmitter } from './events/typed-emitter';
 import { InputController } from './input/input-controller';
 import type { InputEvent } from './input/input-events';
-import type { PlayerEvents, PlayerOptions, PlayerState } from './player-types';
+import type { PlayerEvents, PlayerOptions, PlayerState, ViewerTicket } from './player-types';
+import { chooseSignaling } from './signaling/signaling-path';
 import { ReconnectPolicy } from './reconnect/reconnect-policy';
 import { parseRoutes, RoutesError } from './routes/parse-routes';
 import { WhepTransport } from './signaling/whep-transport';
@@ -42,6 +43,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private videoCleanup: (() => void) | undefined;
   private sound = false;
   private shown: MediaStream | undefined;
+  /** The relays last given for this session (a ticket reply, a door's answer), kept for the reconnects. */
+  private iceServers: RTCIceServer[] = [];
 
   constructor(private readonly options: PlayerOptions) {
     super();
@@ -147,18 +150,30 @@ export class Player extends TypedEmitter<PlayerEvents> {
     } catch (error) {
       return this.lost(error instanceof RoutesError ? error.message : message(error));
     }
+    const path = chooseSignaling(this.options.door, endpoint.host);
+    const doorUrl = path === 'door' ? this.options.door?.url : undefined;
     // Asked for at once, and awaited only when the offer is ready to go: the two overlap.
-    const ticket = Promise.resolve()
+    const grant = Promise.resolve()
       .then(() => this.options.ticket?.())
+      .then((given): ViewerTicket | undefined => (typeof given === 'string' ? { ticket: given } : given))
       .catch((error: unknown) => {
         throw new Error(`The service could not be reached: ${message(error)}`);
       });
     // Awaited by the negotiation; a peer that cannot be made leaves it unawaited, and that is no error.
+    grant.catch(() => undefined);
+    const ticket = grant.then((given) => given?.ticket);
     ticket.catch(() => undefined);
     const mode = this.options.mode ?? 'control';
+    // Through the door, relays are gathered from the start: the ticket's come first (a few ms on the service's
+    // own origin), so the offer carries relay candidates at once.
+    if (doorUrl) {
+      const servers = await grant.then((given) => given?.iceServers).catch(() => undefined);
+      if (stale()) return;
+      if (servers && servers.length > 0) this.iceServers = servers;
+    }
     let peer: PeerSession;
     try {
-      peer = this.createPeer(generation);
+      peer = this.createPeer(generation, doorUrl ? this.iceServers : []);
     } catch (error) {
       // No WebRTC at all (an old or locked-down browser): retrying cannot help.
       return this.setState({
@@ -171,11 +186,27 @@ export class Player extends TypedEmitter<PlayerEvents> {
       () => this.lost('No video arrived in time.'),
       this.options.connectTimeoutMs ?? 15_000,
     );
+    let named: RTCIceServer[];
     try {
-      await peer.negotiate(this.options.transport ?? new WhepTransport(), endpoint, mode, ticket);
+      named = await peer.negotiate(
+        this.options.transport ?? new WhepTransport(),
+        endpoint,
+        mode,
+        ticket,
+        doorUrl,
+      );
     } catch (error) {
       if (!stale()) this.lost(message(error));
       return;
+    }
+    if (stale()) return;
+    // A viewer with no relays yet (a watch link has no ticket reply) learns them from the door's answer, and
+    // connects again at once with them: without, a browser that reaches only the service would never play.
+    if (doorUrl && peer.iceServers.length === 0 && named.length > 0) {
+      this.iceServers = named;
+      this.generation += 1;
+      this.teardown();
+      return void this.attempt(attempt);
     }
     if (stale()) return;
     mark('sg:answer');
@@ -184,25 +215,29 @@ export class Player extends TypedEmitter<PlayerEvents> {
     if (mode === 'control') this.attachInput();
   }
 
-  private createPeer(generation: number): PeerSession {
-    return new PeerSession(this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)), {
-      onTrack: (stream, track) => {
-        if (generation !== this.generation) return;
-        if (track.kind === 'audio') this.setSound(true);
-        // The second track comes in the stream the element already plays; setting it again would reload it.
-        if (this.shown !== stream) this.showStream(stream, generation);
+  private createPeer(generation: number, iceServers: RTCIceServer[]): PeerSession {
+    return new PeerSession(
+      this.options.createPeerConnection ?? ((c) => new RTCPeerConnection(c)),
+      {
+        onTrack: (stream, track) => {
+          if (generation !== this.generation) return;
+          if (track.kind === 'audio') this.setSound(true);
+          // The second track comes in the stream the element already plays; setting it again would reload it.
+          if (this.shown !== stream) this.showStream(stream, generation);
+        },
+        onMessage: (data) => {
+          const parsed = parseAppMessage(data);
+          if (parsed?.event_type === CURSOR_IMAGE_EVENT) this.showCursor(parsed.payload);
+          else if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
+        },
+        // Whichever comes last, the first frame or the open input channel, sends the wanted size.
+        onInputOpen: () => this.resizer?.sendNow(),
+        onLost: (reason) => {
+          if (generation === this.generation) this.lost(reason);
+        },
       },
-      onMessage: (data) => {
-        const parsed = parseAppMessage(data);
-        if (parsed?.event_type === CURSOR_IMAGE_EVENT) this.showCursor(parsed.payload);
-        else if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
-      },
-      // Whichever comes last, the first frame or the open input channel, sends the wanted size.
-      onInputOpen: () => this.resizer?.sendNow(),
-      onLost: (reason) => {
-        if (generation === this.generation) this.lost(reason);
-      },
-    });
+      iceServers,
+    );
   }
 
   private showStream(stream: MediaStream, generation: number) {

@@ -41,8 +41,12 @@ export class PeerSession {
   constructor(
     createPeerConnection: PeerConnectionFactory,
     private readonly handlers: PeerSessionHandlers,
+    /** TURN relays to gather candidates from (CONTRACT §21); none for a browser that plays directly. */
+    readonly iceServers: RTCIceServer[] = [],
   ) {
-    this.pc = createPeerConnection({ bundlePolicy: 'max-bundle' });
+    this.pc = createPeerConnection(
+      iceServers.length > 0 ? { bundlePolicy: 'max-bundle', iceServers } : { bundlePolicy: 'max-bundle' },
+    );
     this.pc.addTransceiver('video', { direction: 'recvonly' });
     this.pc.addTransceiver('audio', { direction: 'recvonly' });
     // Input must arrive in order (a button up after its down) but stale moves need no retransmission at length.
@@ -58,33 +62,40 @@ export class PeerSession {
 
   /**
    * Sends the offer through the transport and applies the answer, rewritten to the route's host and media
-   * port. The ticket may still be on its way: the offer is made meanwhile, and waits for it before it is sent.
+   * port, unless it came through the door (`doorUrl`), which names the way in itself (the application's
+   * candidate and the media door's). The ticket may still be on its way: the offer is made meanwhile, and waits
+   * for it before it is sent. Resolves to the relays the answer named.
    */
   async negotiate(
     transport: SignalingTransport,
     endpoint: StreamEndpoint,
     mode: 'control' | 'watch',
     pendingTicket?: string | Promise<string | undefined>,
-  ) {
+    doorUrl?: string,
+  ): Promise<RTCIceServer[]> {
     const offer = await this.pc.createOffer();
     await this.pc.setLocalDescription(offer);
     // Not the whole gathering: the first candidate, while the ticket is on its way (first-candidate.ts).
     const [ticket] = await Promise.all([pendingTicket, firstCandidate(this.pc)]);
     const sdp = this.pc.localDescription?.sdp ?? offer.sdp ?? '';
-    if (this.closed) return;
+    if (this.closed) return [];
     const signaling = await transport.negotiate({
       endpoint,
       offer: sdp,
       mode,
       ...(ticket ? { ticket } : {}),
+      ...(doorUrl ? { url: doorUrl } : {}),
     });
     if (this.closed) {
       void signaling.close();
-      return;
+      return [];
     }
     this.signaling = signaling;
-    const answer = rewriteCandidates(signaling.answer, { host: endpoint.host, port: endpoint.mediaPort });
+    const answer = doorUrl
+      ? signaling.answer
+      : rewriteCandidates(signaling.answer, { host: endpoint.host, port: endpoint.mediaPort });
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    return signaling.iceServers ?? [];
   }
 
   /** Closes the peer and ends the viewer at the application (best effort). Safe to call twice. */

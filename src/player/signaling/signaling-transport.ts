@@ -13,12 +13,19 @@ export interface SignalingRequest {
   mode: 'control' | 'watch';
   /** A viewer ticket for `Authorization: Bearer`, where the deployment issues them (CONTRACT 14). */
   ticket?: string;
+  /**
+   * The WHEP endpoint to post to instead of the application's own: the service's door (CONTRACT §21), for a
+   * browser that cannot reach the session's host.
+   */
+  url?: string;
 }
 
 /** A negotiated viewer at the application. */
 export interface SignalingSession {
   /** The application's SDP answer, before any candidate rewrite. */
   answer: string;
+  /** TURN relays the answer named (`Link: rel="ice-server"`, RFC 9725 §4.4); empty when none. */
+  iceServers?: RTCIceServer[];
   /** Ends this viewer at the application; never throws, since the application may already be gone. */
   close(): Promise<void>;
 }

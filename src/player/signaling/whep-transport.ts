@@ -1,5 +1,6 @@
 /** WHEP (draft-ietf-wish-whep) signaling against the application's signaling port (CONTRACT 12). */
 import { hostPort } from '../routes/parse-routes';
+import { parseIceLinks } from './signaling-path';
 import {
   SignalingError,
   type SignalingRequest,
@@ -18,13 +19,15 @@ export interface WhepTransportOptions {
 
 /** The WHEP endpoint URL for an endpoint and mode. */
 export function whepUrl(
-  request: Pick<SignalingRequest, 'endpoint' | 'mode'>,
+  request: Pick<SignalingRequest, 'endpoint' | 'mode' | 'url'>,
   options: WhepTransportOptions = {},
 ) {
   const { endpoint, mode } = request;
-  const url = new URL(
-    `${options.scheme ?? 'http:'}//${hostPort(endpoint.host, endpoint.signalingPort)}${options.path ?? '/whep'}`,
-  );
+  const url = request.url
+    ? new URL(request.url, globalThis.location?.href)
+    : new URL(
+        `${options.scheme ?? 'http:'}//${hostPort(endpoint.host, endpoint.signalingPort)}${options.path ?? '/whep'}`,
+      );
   if (mode === 'watch') url.searchParams.set('mode', 'watch');
   return url;
 }
@@ -65,7 +68,11 @@ export class WhepTransport implements SignalingTransport {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new SignalingError(`The application did not answer at ${url.host}.`);
+      throw new SignalingError(
+        request.url
+          ? `The service did not answer at ${url.host}; check the network.`
+          : `The application did not answer at ${url.host}.`,
+      );
     }
     if (response.status !== 201 && response.status !== 200) {
       throw new SignalingError(await refusal(response, request.mode), response.status);
@@ -76,6 +83,7 @@ export class WhepTransport implements SignalingTransport {
     const resource = location ? new URL(location, url).toString() : undefined;
     return {
       answer,
+      iceServers: parseIceLinks(response.headers.get('Link')),
       close: async () => {
         if (!resource) return;
         const remove = (keepalive: boolean) =>

@@ -98,3 +98,28 @@ describe('StatsHistory', () => {
     expect(list).toHaveLength(61);
   });
 });
+
+describe('the media path', () => {
+  const withLocal = (local: Record<string, unknown>) =>
+    sampleStats(
+      report({
+        ...base,
+        p1: { ...base.p1, localCandidateId: 'lc' },
+        lc: { type: 'local-candidate', ...local },
+      }),
+      undefined,
+      1,
+    ).sample.path;
+
+  it('says direct, relay UDP or relay TCP from the local candidate in use', () => {
+    expect(withLocal({ candidateType: 'host' })).toBe('direct');
+    expect(withLocal({ candidateType: 'srflx' })).toBe('direct');
+    expect(withLocal({ candidateType: 'relay', relayProtocol: 'udp' })).toBe('relay UDP');
+    expect(withLocal({ candidateType: 'relay', relayProtocol: 'tcp' })).toBe('relay TCP');
+    expect(withLocal({ candidateType: 'relay', relayProtocol: 'tls' })).toBe('relay TLS');
+  });
+
+  it('says nothing before a pair is chosen', () => {
+    expect(sampleStats(report(base), undefined, 1).sample.path).toBeUndefined();
+  });
+});

@@ -32,8 +32,24 @@ export interface StatsSample {
   framesDecoded?: number;
   /** host, srflx, prflx or relay: how the remote side is reached. */
   candidateType?: string;
+  /**
+   * The way media takes (CONTRACT §21): straight to the application or the service's media door, or through a
+   * TURN relay over UDP, TCP or TLS; from the local candidate of the pair in use.
+   */
+  path?: MediaPath;
   /** Only where an audio inbound-rtp is reported: an application without sound has none. */
   audio?: AudioStats;
+}
+
+/** How media reaches this browser, in the words the statistics show. */
+export type MediaPath = 'direct' | 'relay UDP' | 'relay TCP' | 'relay TLS';
+
+/** The path of a local candidate: a relay one names the protocol to its TURN server. */
+export function mediaPath(local: Record<string, unknown> | undefined): MediaPath | undefined {
+  if (!local) return undefined;
+  if (local.candidateType !== 'relay') return 'direct';
+  const protocol = typeof local.relayProtocol === 'string' ? local.relayProtocol.toLowerCase() : 'udp';
+  return protocol === 'tcp' ? 'relay TCP' : protocol === 'tls' ? 'relay TLS' : 'relay UDP';
 }
 
 /** Bytes received by one inbound-rtp up to its report's time. */
@@ -148,6 +164,8 @@ export function sampleStats(
     const rtt = num(pair.currentRoundTripTime);
     if (rtt !== undefined) sample.rttMs = rtt * 1000;
     sample.candidateType = str(byId.get(str(pair.remoteCandidateId) ?? '')?.candidateType);
+    const path = mediaPath(byId.get(str(pair.localCandidateId) ?? ''));
+    if (path) sample.path = path;
   }
   return { sample, counters: counters.video || counters.audio ? counters : undefined };
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { createTicket } from '../../../lib/api/create-ticket';
+import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import { describeError } from '../../../lib/error-text';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
 import { Player, type PlayerState } from '../../../player';
@@ -62,7 +62,8 @@ export function TryProbe({
       video,
       mode: 'watch',
       routes: JSON.parse(routesKey),
-      ticket: async () => (await createTicket(sessionId, 'watch'))?.ticket,
+      ticket: () => viewerTicket(sessionId, 'watch'),
+      door: doorOf(sessionId),
       resize: { enabled: false },
     });
     const off = p.addEventListener('state', (state) => {

@@ -39,6 +39,7 @@ export function StatsOverlay(props: { history: StatsSample[] }) {
     ['Decode time', fmt(last?.decodeMs, 2, ' ms')],
     ['Frames decoded', fmt(last?.framesDecoded)],
     ['Candidate', last?.candidateType ?? '-'],
+    ['Path', last?.path ?? '-'],
   ];
   // Only a session with sound reports an audio inbound-rtp; one without says nothing about sound.
   const audio = last?.audio;

@@ -17,7 +17,7 @@ import {
   type PlayerState,
   type StatsSample,
 } from '../../../player';
-import { createTicket } from '../../../lib/api/create-ticket';
+import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import type { Session } from '../../../lib/api-client';
 import type { WatchLinkData } from '../api/watch-link';
 import { launchLabel } from '../../../lib/launch-label';
@@ -101,7 +101,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       mode,
       routes: JSON.parse(routesKey),
       // Asked for at each connection: a control ticket lasts only until its viewer has connected.
-      ticket: shared ? async () => shared.ticket : async () => (await createTicket(sessionId, mode))?.ticket,
+      ticket: shared ? async () => shared.ticket : () => viewerTicket(sessionId, mode),
+      door: doorOf(sessionId),
       keepKey: isViewerShortcut,
     });
     playerRef.current = player;
