@@ -10,9 +10,12 @@ cd "$(dirname "$0")/.."
 # against; slurmctld, slurmd, slurm-client and munge (Slurm 22.05 on Debian 12): the Slurm runner and the two-node
 # test cluster of scripts/slurm-cluster.sh (with iproute2), which starts its own daemons, so the Debian services
 # stay off; pulseaudio and pulseaudio-utils (pacat, parec): the sound server each display session runs in its sandbox
-# and the display host reads, so the package's own per-login server stays off too.
+# and the display host reads, so the package's own per-login server stays off too; coturn: the embedded TURN relay of
+# the door, which the service runs itself with a configuration of its own, so the Debian service stays off as well;
+# nftables: the tests drop UDP in a client network namespace with nft.
 packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils bubblewrap python3-seccomp
-  x11vnc novnc python3-websockify slurmctld slurmd slurm-client munge iproute2 pulseaudio pulseaudio-utils)
+  x11vnc novnc python3-websockify slurmctld slurmd slurm-client munge iproute2 pulseaudio pulseaudio-utils coturn
+  nftables)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -21,8 +24,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  # The packages' own services (munge, slurmctld, slurmd) must not start or be enabled: a policy-rc.d that refuses
-  # every start for the length of the install, unless the machine already has one (containers often do).
+  # The packages' own services (munge, slurmctld, slurmd, coturn) must not start or be enabled: a policy-rc.d that
+  # refuses every start for the length of the install, unless the machine already has one (containers often do).
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
     $sudo chmod 755 /usr/sbin/policy-rc.d
@@ -36,7 +39,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   # where systemd runs. A machine that had them before keeps its own settings.
   services=()
   for p in "${missing[@]}"; do
-    case "$p" in munge | slurmctld | slurmd) services+=("$p") ;; esac
+    case "$p" in munge | slurmctld | slurmd | coturn) services+=("$p") ;; esac
   done
   if [ "${#services[@]}" -gt 0 ] && command -v systemctl >/dev/null; then
     now=""

@@ -40,6 +40,20 @@ describe('start-up banner', () => {
     expect(banner({ ...info, host: '::1' })).toContain('http://[::1]:8080/');
   });
 
+  it('says how viewers get in: the door and its relay, or why there is no relay', () => {
+    const embedded = banner({ ...info, door: { signaling: 'auto', relay: 'embedded', turnPort: 3478 } });
+    expect(embedded).toContain(
+      '  door      WHEP through this address for sessions on other hosts; TURN relay on port 3478 (UDP and TCP)',
+    );
+    const missing = banner({
+      ...info,
+      door: { signaling: 'door', relay: 'none', relayProblem: 'coturn is not installed.' },
+    });
+    expect(missing).toContain(
+      '  door      WHEP through this address; no TURN relay (coturn is not installed.)',
+    );
+  });
+
   it('says that sessions are Slurm jobs, and where the service and the nodes share their files', () => {
     const lines = banner({ ...info, slurmDir: '/shared/streamgate' }).split('\n');
     expect(lines).toContain(

@@ -1,5 +1,6 @@
 /** The few lines the service prints once it listens: where to open it, and what it serves. */
 import path from 'node:path';
+import type { DoorFigures } from './door/door.ts';
 
 /** What the banner tells. */
 export interface BannerInfo {
@@ -17,6 +18,8 @@ export interface BannerInfo {
   slurmDir?: string;
   /** A person is watching: say how to stop it. */
   terminal: boolean;
+  /** The door (CONTRACT §21): how viewers get in when they cannot reach a session; absent: not told. */
+  door?: Pick<DoorFigures, 'signaling' | 'relay' | 'relayProblem'> & { turnPort?: number };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -41,6 +44,22 @@ export function banner(info: BannerInfo): string {
       : `  sessions  ${info.capacity} at once, ${info.queueLimit} waiting; state in ${shown(info.dataDir)}`,
     `  access    ${info.tokensPath ? `tokens from ${shown(info.tokensPath)}` : 'no tokens file: anyone who reaches the address'}`,
   ];
+  if (info.door) lines.push(`  door      ${doorLine(info.door)}`);
   if (info.terminal) lines.push('Ctrl-C stops the service and every application it started.');
   return lines.join('\n');
+}
+
+/** How viewers get in, in one line: signaling through the service, and the relay or why there is none. */
+function doorLine(door: NonNullable<BannerInfo['door']>): string {
+  const signaling =
+    door.signaling === 'direct'
+      ? 'viewers signal to the sessions directly'
+      : `WHEP through this address${door.signaling === 'auto' ? ' for sessions on other hosts' : ''}`;
+  const relay =
+    door.relay === 'embedded'
+      ? `TURN relay on port ${door.turnPort ?? 3478} (UDP and TCP)`
+      : door.relay === 'site'
+        ? "the site's TURN relay"
+        : `no TURN relay${door.relayProblem ? ` (${door.relayProblem})` : ''}`;
+  return `${signaling}; ${relay}`;
 }

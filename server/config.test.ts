@@ -25,7 +25,42 @@ describe('loadConfig', () => {
       userGpuShare: 50,
       cspConnect: [],
       runner: 'local',
+      door: {
+        signaling: 'auto',
+        turn: { kind: 'embedded', port: 3478, relayPorts: { first: 48000, last: 48999 } },
+        mediaDoor: { host: '127.0.0.2', port: 3480 },
+      },
     });
+  });
+
+  it("reads the door's settings (CONTRACT §21) and refuses bad ones in one sentence", () => {
+    expect(loadConfig({ STREAMGATE_SIGNALING: 'door', STREAMGATE_TURN_PORT: 'off' }).door).toMatchObject({
+      signaling: 'door',
+      turn: { kind: 'off' },
+    });
+    expect(
+      loadConfig({
+        STREAMGATE_TURN_URLS: 'turn:turn.site.org:3478?transport=udp, turns:turn.site.org:443?transport=tcp',
+        STREAMGATE_TURN_SECRET: 'shh',
+      }).door?.turn,
+    ).toEqual({
+      kind: 'site',
+      urls: ['turn:turn.site.org:3478?transport=udp', 'turns:turn.site.org:443?transport=tcp'],
+      secret: 'shh',
+    });
+    expect(() => loadConfig({ STREAMGATE_SIGNALING: 'sideways' })).toThrow(
+      'STREAMGATE_SIGNALING=sideways must be auto, door or direct.',
+    );
+    expect(() => loadConfig({ STREAMGATE_TURN_URLS: 'turn:a' })).toThrow(/STREAMGATE_TURN_SECRET is not/);
+    expect(() => loadConfig({ STREAMGATE_TURN_SECRET: 's' })).toThrow(/without STREAMGATE_TURN_URLS/);
+    expect(() => loadConfig({ STREAMGATE_TURN_URLS: 'http://x', STREAMGATE_TURN_SECRET: 's' })).toThrow(
+      /is not a TURN URL/,
+    );
+    expect(() => loadConfig({ STREAMGATE_TURN_PORT: '70000' })).toThrow(/must be a port/);
+    expect(() => loadConfig({ STREAMGATE_TURN_RELAY_PORTS: '9-1' })).toThrow(/must look like 48000-48999/);
+    expect(() => loadConfig({ STREAMGATE_DOOR_MEDIA: 'localhost' })).toThrow(
+      /must be an IPv4 address and a port/,
+    );
   });
 
   it('runs sessions as Slurm jobs on STREAMGATE_RUNNER=slurm, sharing the data directory by default', () => {

@@ -20,6 +20,7 @@ import type { SessionLogger } from './sessions/types.ts';
 import { SlurmRunner } from './runners/slurm.ts';
 import { SlurmTools } from './runners/slurm-tools.ts';
 import type { ServiceConfig } from './config.ts';
+import { startDoor, type OpenDoor } from './door/start-door.ts';
 
 /** How long POST /stream waits for a session to be ready before answering 202. */
 const READY_WAIT_MS = 2_000;
@@ -82,14 +83,32 @@ async function main(): Promise<void> {
     runner,
   );
   const logStream = logDestination();
+  // The door opens before the app exists (the app serves it): its lines wait for the app's logger.
+  const doorSink: { log?: SessionLogger } = {};
+  const early: (() => void)[] = [];
+  const doorLine =
+    (level: keyof SessionLogger) =>
+    (fields: object, message: string): void => {
+      const write = () => doorSink.log?.[level](fields as Record<string, unknown>, message);
+      if (doorSink.log) write();
+      else early.push(write);
+    };
+  const opened: OpenDoor = await startDoor(config, {
+    info: doorLine('info'),
+    warn: doorLine('warn'),
+    error: doorLine('error'),
+  });
   const app = await buildApp(config, {
     catalog,
     manager,
     tokens,
     processMetrics: true,
+    door: opened.door,
     ...(logStream ? { logStream } : {}),
   });
   sink.log = app.log.child({ component: 'sessions' });
+  doorSink.log = app.log.child({ component: 'door' });
+  for (const write of early.splice(0)) write();
   if (sandbox.refusal) app.log.warn(`Real programs are refused: ${sandbox.refusal}`);
   else app.log.info('Real programs run sandboxed (bubblewrap, a user, limits and no network of their own)');
   // Before any session starts (restored ones included), so that every launch runs the bundles.
@@ -109,6 +128,7 @@ async function main(): Promise<void> {
       try {
         await app.close();
       } finally {
+        await opened.close().catch(() => undefined);
         await manager.stop();
         // Every application has stopped: no still is left to show (those adopted at start included).
         await tidyStills(stills, () => false).catch(() => undefined);
@@ -133,6 +153,7 @@ async function main(): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await opened.close().catch(() => undefined);
     await manager.stop();
     throw error;
   }
@@ -145,6 +166,10 @@ async function main(): Promise<void> {
       apps: catalog.apps.length,
       profiles: catalog.profiles.length,
       terminal: Boolean(process.stdout.isTTY),
+      door: {
+        ...opened.door.figures(),
+        ...(config.door?.turn.kind === 'embedded' ? { turnPort: config.door.turn.port } : {}),
+      },
     }),
   );
 }

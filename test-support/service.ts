@@ -89,6 +89,9 @@ async function prepare(options: ServiceOptions, workDir: string, port: number): 
     HOST: '127.0.0.1',
     STREAMGATE_DATA_DIR: path.join(workDir, 'state'),
     STREAMGATE_PORT_RANGE: `${first}-${last}`,
+    // No embedded TURN relay unless a test asks for one (its own ports): services of several test files would
+    // otherwise race for port 3478, and each would pay coturn's start.
+    STREAMGATE_TURN_PORT: 'off',
     LOG_LEVEL: options.logLevel ?? 'warn',
     ...(options.portal === false ? { STREAMGATE_STATIC_DIR: path.join(workDir, 'no-portal') } : {}),
   };

@@ -10,6 +10,7 @@ export type { KeyboardCapture } from './input/input-controller';
 export type { StatsSample } from './stats/stats-sample';
 export type { AppMessage } from './data-channels/app-messages';
 export type { SignalingTransport } from './signaling/signaling-transport';
+export type { DoorOptions, SignalingMode } from './signaling/signaling-path';
 export type { ReconnectOptions } from './reconnect/reconnect-policy';
 /** The one reading of a session's `routes`, which the portal's API client uses too. */
 export {

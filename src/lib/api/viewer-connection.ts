@@ -2,8 +2,7 @@
  * What a player needs from the streaming API to connect to one session: a ticket with the TURN relays that came
  * with it, and where the service's door is (CONTRACT §21).
  */
-import type { ViewerTicket } from '../../player/player-types';
-import type { DoorOptions } from '../../player/signaling/signaling-path';
+import type { DoorOptions, ViewerTicket } from '../../player';
 import { getConfig } from '../config';
 import { createTicket } from './create-ticket';
 

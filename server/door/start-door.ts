@@ -1,0 +1,80 @@
+/**
+ * Opens the door at start-up (CONTRACT §21): the media door, and the embedded coturn or a site's own relay. A
+ * relay that cannot start costs the site its relayed viewers, never the service: start-up says why in one
+ * sentence, and direct play and signaling through the service still work.
+ */
+import path from 'node:path';
+import type { ServiceConfig } from '../config.ts';
+import { EmbeddedCoturn, mintSecret, TurnUnavailable } from './coturn.ts';
+import { Door, type Relay } from './door.ts';
+import { loadDoorConfig } from './door-config.ts';
+import { MediaDoor } from './media-door.ts';
+
+export interface DoorLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+  debug?(fields: object, message: string): void;
+}
+
+/** The door, and how to close what it started. */
+export interface OpenDoor {
+  door: Door;
+  /** Stops the embedded relay and closes the media door; safe to call twice. */
+  close(): Promise<void>;
+}
+
+const isLoopback = (host: string) => /^127\./.test(host);
+
+/** Opens the media door and the relay the settings name. Never rejects for the relay: see `door.relayProblem`. */
+export async function startDoor(config: ServiceConfig, log: DoorLog): Promise<OpenDoor> {
+  const settings = config.door ?? loadDoorConfig({});
+  const { turn } = settings;
+  if (turn.kind === 'off') {
+    return { door: new Door(settings, null, null, config.publicHost), close: async () => {} };
+  }
+  let mediaDoor: MediaDoor;
+  try {
+    mediaDoor = await MediaDoor.open({ ...settings.mediaDoor, log });
+  } catch (error) {
+    const problem = `${(error as Error).message} Viewers that cannot reach a session directly will not play; set STREAMGATE_DOOR_MEDIA to a free address.`;
+    log.warn({}, problem);
+    return { door: new Door(settings, null, null, config.publicHost, problem), close: async () => {} };
+  }
+  if (turn.kind === 'site') {
+    const relay: Relay = { kind: 'site', urls: turn.urls, secret: turn.secret };
+    log.info(
+      { urls: turn.urls, mediaDoor: mediaDoor.address },
+      "The door relays through the site's TURN server",
+    );
+    return { door: new Door(settings, relay, mediaDoor, config.publicHost), close: () => mediaDoor.close() };
+  }
+  const secret = await mintSecret();
+  let coturn: EmbeddedCoturn;
+  try {
+    coturn = await EmbeddedCoturn.start({
+      runDir: path.join(config.dataDir, 'turn'),
+      listenHost: config.host,
+      port: turn.port,
+      relayIp: isLoopback(mediaDoor.address.host) ? '127.0.0.1' : mediaDoor.address.host,
+      relayPorts: turn.relayPorts,
+      allowedPeers: [mediaDoor.address.host],
+      secret,
+      log,
+    });
+  } catch (error) {
+    await mediaDoor.close();
+    if (!(error instanceof TurnUnavailable)) throw error;
+    log.warn({}, `${error.message} Sessions still play where the browser reaches them directly.`);
+    return { door: new Door(settings, null, null, config.publicHost, error.message), close: async () => {} };
+  }
+  log.info(
+    { port: turn.port, relayPorts: turn.relayPorts, mediaDoor: mediaDoor.address },
+    'The door relays through an embedded coturn (UDP and TCP)',
+  );
+  let closed: Promise<void> | undefined;
+  return {
+    door: new Door(settings, { kind: 'embedded', port: turn.port, secret }, mediaDoor, config.publicHost),
+    close: () => (closed ??= Promise.all([coturn.stop(), mediaDoor.close()]).then(() => undefined)),
+  };
+}
