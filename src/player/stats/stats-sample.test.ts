@@ -117,6 +117,9 @@ describe('the media path', () => {
     expect(withLocal({ candidateType: 'relay', relayProtocol: 'udp' })).toBe('relay UDP');
     expect(withLocal({ candidateType: 'relay', relayProtocol: 'tcp' })).toBe('relay TCP');
     expect(withLocal({ candidateType: 'relay', relayProtocol: 'tls' })).toBe('relay TLS');
+    // Learnt from the application's answer to a relayed check: still through the relay.
+    expect(withLocal({ candidateType: 'prflx', relayProtocol: 'tcp' })).toBe('relay TCP');
+    expect(withLocal({ candidateType: 'prflx' })).toBe('direct');
   });
 
   it('says nothing before a pair is chosen', () => {

@@ -47,7 +47,9 @@ export type MediaPath = 'direct' | 'relay UDP' | 'relay TCP' | 'relay TLS';
 /** The path of a local candidate: a relay one names the protocol to its TURN server. */
 export function mediaPath(local: Record<string, unknown> | undefined): MediaPath | undefined {
   if (!local) return undefined;
-  if (local.candidateType !== 'relay') return 'direct';
+  // A peer-reflexive candidate learnt through a relay (the application's answer names the media door's own
+  // address) still goes through the relay: Chromium reports its relayProtocol.
+  if (local.candidateType !== 'relay' && local.relayProtocol === undefined) return 'direct';
   const protocol = typeof local.relayProtocol === 'string' ? local.relayProtocol.toLowerCase() : 'udp';
   return protocol === 'tcp' ? 'relay TCP' : protocol === 'tls' ? 'relay TLS' : 'relay UDP';
 }
