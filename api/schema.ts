@@ -359,6 +359,29 @@ export interface components {
                 warm_target: number;
             }[];
             cluster?: components["schemas"]["Cluster"];
+            door?: components["schemas"]["Door"];
+        };
+        /** @description How viewers get in when they cannot reach a session (CONTRACT §21): signaling through the service, and the TURN relay with what it carries now (extension). */
+        Door: {
+            /** @enum {string} */
+            signaling: "auto" | "door" | "direct";
+            /**
+             * @description The service's own coturn, the site's TURN server, or none.
+             * @enum {string}
+             */
+            relay: "embedded" | "site" | "none";
+            /** @description Why there is no relay */
+            relay_problem?: string;
+            /** @description Viewers the media door lets through. */
+            relayed_viewers: number;
+            /** @description Relayed connections open now. */
+            relayed_flows: number;
+            /** @description Bytes relayed to sessions since the start. */
+            relay_bytes_in: number;
+            /** @description Bytes relayed to viewers since the start. */
+            relay_bytes_out: number;
+            /** @description WHEP offers answered through the service since the start. */
+            offers: number;
         };
         /** @description Where sessions run when they run on a cluster (STREAMGATE_RUNNER=slurm), as its scheduler counts it - extension. */
         Cluster: {

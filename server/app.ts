@@ -125,7 +125,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     door,
   });
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
-  await app.register(adminRoutes, { prefix: '/api', manager, catalog });
+  await app.register(adminRoutes, { prefix: '/api', manager, catalog, door });
   await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
   await app.register(portal, {
     staticDir: config.staticDir,

@@ -2,6 +2,7 @@
  * Starts the service: reads the settings, the catalog and the tokens, starts the session manager,
  * listens, and on SIGINT or SIGTERM closes everything so that no application process is left behind.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { prepareAppBundles } from './runners/app-bundles.ts';
 import { repoRoot } from './runners/local-runner.ts';
@@ -84,16 +85,18 @@ async function main(): Promise<void> {
   );
   const logStream = logDestination();
   // The door opens before the app exists (the app serves it): its lines wait for the app's logger.
-  const doorSink: { log?: SessionLogger } = {};
+  const doorSink: { log?: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'> } = {};
   const early: (() => void)[] = [];
   const doorLine =
-    (level: keyof SessionLogger) =>
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
     (fields: object, message: string): void => {
-      const write = () => doorSink.log?.[level](fields as Record<string, unknown>, message);
+      const write = () => doorSink.log?.[level](fields, message);
       if (doorSink.log) write();
       else early.push(write);
     };
   const opened: OpenDoor = await startDoor(config, {
+    // coturn's own routine lines: there when LOG_LEVEL=debug asks.
+    debug: doorLine('debug'),
     info: doorLine('info'),
     warn: doorLine('warn'),
     error: doorLine('error'),

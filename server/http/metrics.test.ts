@@ -71,6 +71,16 @@ describe('GET /api/admin/capacity', () => {
       warm: 0,
       queued: 0,
       by_profile: [],
+      // No relay in this app: the door's figures say so (CONTRACT §21).
+      door: {
+        signaling: 'auto',
+        relay: 'none',
+        relayed_viewers: 0,
+        relayed_flows: 0,
+        relay_bytes_in: 0,
+        relay_bytes_out: 0,
+        offers: 0,
+      },
     });
     const post = await withTokens.app.inject({
       method: 'POST',
