@@ -99,7 +99,12 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   answers.consume(logRequests);
 
   if (config.corsOrigins.length > 0) {
-    await app.register(fastifyCors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
+    await app.register(fastifyCors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE'],
+      // A portal on another origin reads the door's viewer resource and relays (CONTRACT §21).
+      exposedHeaders: ['Location', 'Link', 'Retry-After'],
+    });
   }
   await app.register(securityHeaders, {
     publicHost: config.publicHost,

@@ -88,4 +88,16 @@ describe('the built portal', () => {
     const other = await preflight('http://evil.example');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
+
+  it("lets the configured origin read the door's viewer resource and relays", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/stream/${crypto.randomUUID()}/whep`,
+      headers: { origin: 'http://portal.example:5173', 'content-type': 'application/sdp' },
+      payload: 'v=0',
+    });
+    // No such session; what matters is that a cross-origin portal could read the headers of an answer.
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['access-control-expose-headers']).toBe('Location, Link, Retry-After');
+  });
 });
