@@ -188,7 +188,7 @@ describe('POST /stream/{id}/whep through the door', () => {
     sessions.set(ID, record('failed'));
     const failed = await offer();
     expect(failed.statusCode).toBe(410);
-    expect(failed.body).toBe('The session failed: it crashed');
+    expect(failed.body).toBe('The session failed; it cannot be watched.');
     sessions.set(ID, record('pending'));
     const pending = await offer();
     expect(pending.statusCode).toBe(503);
