@@ -79,3 +79,20 @@ it('a door without relays plays on the one connection', async () => {
   expect(FakePeerConnection.created).toHaveLength(1);
   expect(h.player.state).toEqual({ kind: 'playing' });
 });
+
+it('falls back to the routes at once where the service has no door (another deployment: 404 or 405)', async () => {
+  const h = setup({ door: { mode: 'auto', url: DOOR }, ticket: async () => 'T' });
+  h.fetch.mockImplementation(async (url: string, init?: RequestInit) =>
+    init?.method === 'DELETE'
+      ? new Response(null, { status: 204 })
+      : String(url) === DOOR
+        ? new Response('{"detail":"Not Found"}', { status: 404 })
+        : new Response(answer, { status: 201, headers: { Location: '/whep/r1' } }),
+  );
+  h.player.connect();
+  await vi.advanceTimersByTimeAsync(0);
+  await play(h);
+  expect(posts(h).map(([url]) => String(url))).toEqual([DOOR, 'http://stream.example.org:49210/whep']);
+  expect(h.player.state).toEqual({ kind: 'playing' });
+  expect(h.states.some((state) => state.kind === 'reconnecting')).toBe(false);
+});

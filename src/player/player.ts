@@ -12,6 +12,7 @@ import { InputController } from './input/input-controller';
 import type { InputEvent } from './input/input-events';
 import type { PlayerEvents, PlayerOptions, PlayerState, ViewerTicket } from './player-types';
 import { chooseSignaling } from './signaling/signaling-path';
+import { SignalingError } from './signaling/signaling-transport';
 import { ReconnectPolicy } from './reconnect/reconnect-policy';
 import { parseRoutes, RoutesError } from './routes/parse-routes';
 import { WhepTransport } from './signaling/whep-transport';
@@ -45,6 +46,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private shown: MediaStream | undefined;
   /** The relays last given for this session (a ticket reply, a door's answer), kept for the reconnects. */
   private iceServers: RTCIceServer[] = [];
+  /** The service has no door endpoint (404 or 405 to an offer there): signal straight to the application. */
+  private noDoor = false;
 
   constructor(private readonly options: PlayerOptions) {
     super();
@@ -150,7 +153,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     } catch (error) {
       return this.lost(error instanceof RoutesError ? error.message : message(error));
     }
-    const path = chooseSignaling(this.options.door, endpoint.host);
+    const path = this.noDoor ? 'direct' : chooseSignaling(this.options.door, endpoint.host);
     const doorUrl = path === 'door' ? this.options.door?.url : undefined;
     // Asked for at once, and awaited only when the offer is ready to go: the two overlap.
     const grant = Promise.resolve()
@@ -196,7 +199,16 @@ export class Player extends TypedEmitter<PlayerEvents> {
         doorUrl,
       );
     } catch (error) {
-      if (!stale()) this.lost(message(error));
+      if (stale()) return;
+      // Another deployment of the API has no door (CONTRACT §21): its routes are then the way in, at once.
+      const status = error instanceof SignalingError ? error.status : undefined;
+      if (doorUrl && (status === 404 || status === 405) && !this.noDoor) {
+        this.noDoor = true;
+        this.generation += 1;
+        this.teardown();
+        return void this.attempt(attempt);
+      }
+      this.lost(message(error));
       return;
     }
     if (stale()) return;
