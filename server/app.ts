@@ -114,7 +114,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   await app.register(auth, { tokens: deps.tokens });
   const { catalog, manager } = deps;
   const door = deps.door ?? new Door(config.door ?? loadDoorConfig({}), null, null, config.publicHost);
-  await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false });
+  await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false, door });
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   // Each route takes its schemas from the contract and Ajv checks requests against them (http/contract.ts).

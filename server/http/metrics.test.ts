@@ -51,6 +51,9 @@ describe('GET /metrics', () => {
     const answer = await open.app.inject('/metrics');
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toContain('streamgate_queue_length');
+    // The door's figures, with no relay in this app: none relayed (CONTRACT §21).
+    expect(answer.body).toContain('streamgate_door_relayed_viewers{what="viewers"} 0');
+    expect(answer.body).toContain('streamgate_door_relayed_bytes{direction="in"} 0');
   });
 });
 

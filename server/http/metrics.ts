@@ -8,6 +8,7 @@ import { isAdmin } from '../auth/tokens.ts';
 import type { Answers } from './answers.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { forbidden } from '../errors.ts';
+import type { Door } from '../door/door.ts';
 
 export interface MetricsOptions {
   /** The app's answers, whose durations are counted. */
@@ -15,6 +16,8 @@ export interface MetricsOptions {
   manager: SessionManager;
   /** Node process metrics (event loop, memory): off where apps share one process. */
   processMetrics?: boolean;
+  /** The door, whose relayed viewers and bytes are counted (CONTRACT §21); absent: not counted. */
+  door?: Door;
 }
 
 /** Counts the durations of `answers` and adds the /metrics route. */
@@ -43,6 +46,31 @@ export const metrics: FastifyPluginAsync<MetricsOptions> = async (app, options) 
       this.set(manager.counts().queued);
     },
   });
+  const { door } = options;
+  if (door) {
+    new Gauge({
+      name: 'streamgate_door_relayed_viewers',
+      help: 'Viewers the media door lets through the TURN relay, and their relayed connections open now.',
+      labelNames: ['what'],
+      registers: [registry],
+      collect() {
+        const figures = door.figures();
+        this.set({ what: 'viewers' }, figures.relayedViewers);
+        this.set({ what: 'flows' }, figures.relayedFlows);
+      },
+    });
+    new Gauge({
+      name: 'streamgate_door_relayed_bytes',
+      help: 'Bytes through the media door since the start: to sessions (in) and to viewers (out).',
+      labelNames: ['direction'],
+      registers: [registry],
+      collect() {
+        const figures = door.figures();
+        this.set({ direction: 'in' }, figures.relayBytesIn);
+        this.set({ direction: 'out' }, figures.relayBytesOut);
+      },
+    });
+  }
   const durations = new Histogram({
     name: 'streamgate_http_request_duration_seconds',
     help: 'Time to answer HTTP requests.',

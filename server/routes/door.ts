@@ -64,7 +64,8 @@ export const doorRoutes: FastifyPluginAsync<DoorRoutesOptions> = async (app, opt
     const record = manager.get(id);
     if (!record) return void refuse(reply, 404, 'No session has this id; it may have ended.');
     // Its reason is for its owner, who reads it from the API with a token; a door is open to anyone.
-    if (record.state === 'failed') return void refuse(reply, 410, 'The session failed; it cannot be watched.');
+    if (record.state === 'failed')
+      return void refuse(reply, 410, 'The session failed; it cannot be watched.');
     const place = placement(record, publicHost);
     if (!place) {
       return void refuse(reply, 503, 'The session is not ready yet; try again in a moment.', {
