@@ -5,7 +5,7 @@ import pluginQuery from '@tanstack/eslint-plugin-query';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const features = ['catalog', 'launch', 'sessions', 'viewer', 'admin', 'settings'];
+const features = ['catalog', 'launch', 'sessions', 'viewer', 'admin', 'settings', 'check'];
 
 export default tseslint.config(
   {

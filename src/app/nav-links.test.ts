@@ -11,11 +11,13 @@ describe('the lit navigation item', () => {
     expect(lit('/sessions')).toBe('Sessions');
     expect(lit('/sessions/3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f')).toBe('Sessions');
     expect(lit('/admin/profiles')).toBe('Profiles');
+    expect(lit('/admin/capacity')).toBe('Profiles');
+    expect(lit('/check')).toBe('Check');
     expect(lit('/settings')).toBe('Settings');
   });
 
   it('is none on a watch link or an unknown page, and no prefix of a word lights an item', () => {
-    for (const path of ['/watch', '/no/such/page', '/launcher', '/appsx'])
+    for (const path of ['/watch', '/no/such/page', '/launcher', '/appsx', '/checkout'])
       expect(activeNavItem(path)).toBe(undefined);
   });
 });

@@ -7,12 +7,16 @@ export interface NavItem {
   paths: readonly string[];
 }
 
-/** The main navigation, in order. The catalog is also the home page (`/`); the profiles live under `/admin`. */
+/**
+ * The main navigation, in order. The catalog is also the home page (`/`); the profiles and the capacity live
+ * under `/admin`. Labels are short: the row must fit beside the sessions and the theme toggle from 900 px.
+ */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/apps', label: 'Catalog', paths: ['/', '/apps'] },
   { to: '/launch', label: 'Launch', paths: ['/launch'] },
   { to: '/sessions', label: 'Sessions', paths: ['/sessions'] },
   { to: '/admin/profiles', label: 'Profiles', paths: ['/admin'] },
+  { to: '/check', label: 'Check', paths: ['/check'] },
   { to: '/settings', label: 'Settings', paths: ['/settings'] },
 ];
 

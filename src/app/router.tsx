@@ -25,6 +25,10 @@ const SettingsPage = lazy(() =>
   import('../features/settings/components/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
 const AdminPage = lazy(() => import('../features/admin/components/admin-page'));
+const CapacityPage = lazy(() => import('../features/admin/components/capacity-page'));
+const CheckPage = lazy(() =>
+  import('../features/check/components/check-page').then((m) => ({ default: m.CheckPage })),
+);
 
 // The viewer is written beside the portal; a glob keeps the build working whether or not it is present yet.
 const viewerModules = import.meta.glob<{ default: ComponentType }>([
@@ -130,6 +134,8 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => {
             { path: '/watch', element: <WatchPage /> },
             { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
             { path: '/admin/profiles', element: <AdminPage /> },
+            { path: '/admin/capacity', element: <CapacityPage /> },
+            { path: '/check', element: <CheckPage /> },
             { path: '/settings', element: <SettingsPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],

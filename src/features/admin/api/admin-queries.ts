@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getCapacity } from '../../../lib/api/get-capacity';
 import { getAvailability } from './get-availability';
+import { readCapacity, type CapacityReading } from './read-capacity';
 
 /** Query options of the admin pages, keys from general to specific. */
 export const adminQueries = {
@@ -11,11 +11,15 @@ export const adminQueries = {
       queryKey: [...adminQueries.all(), 'availability'] as const,
       queryFn: ({ signal }) => getAvailability(signal),
     }),
-  /** GPUs in use, warm applications and the queue; null where the service does not tell. */
+  /**
+   * GPUs in use, warm applications, the queue and the door, with the relay's bandwidth since the poll before
+   * (each read is compared with the one the cache holds); null where the service does not tell.
+   */
   capacity: () =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'capacity'] as const,
-      queryFn: ({ signal }) => getCapacity(signal),
+      queryFn: ({ signal, client, queryKey }) =>
+        readCapacity(client.getQueryData<CapacityReading | null>(queryKey), signal),
       refetchInterval: 5_000,
     }),
 };

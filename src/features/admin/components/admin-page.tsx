@@ -8,6 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { adminQueries } from '../api/admin-queries';
+import { AdminLinks } from './admin-links';
 import { CapacitySummary } from './capacity-summary';
 import { ProfileMatrix, targetLabel } from './profile-matrix';
 import { TryProbe } from './try-probe';
@@ -30,6 +31,7 @@ export default function AdminPage() {
       <Typography variant="h4" component="h1">
         Profile availability
       </Typography>
+      <AdminLinks />
       <CapacitySummary />
       <Typography color="text.secondary">
         Which profiles apply to each application version, as the catalog lists them. A Try launches a short

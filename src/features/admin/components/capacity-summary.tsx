@@ -12,7 +12,7 @@ type Cluster = components['schemas']['Cluster'];
  * once) and the queue, in all and per profile. Nothing at all where the service does not tell.
  */
 export function CapacitySummary() {
-  const { data } = useQuery(adminQueries.capacity());
+  const { data } = useQuery({ ...adminQueries.capacity(), select: (reading) => reading?.capacity });
   if (!data) return null;
   const free = Math.max(0, data.capacity - data.running - data.warm);
   return (

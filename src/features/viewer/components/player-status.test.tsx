@@ -1,12 +1,16 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlayerState } from '../../../player';
-import { NO_PICTURE_TEXT, PlayerStatus } from './player-status';
+import { CHECK_HINT_TEXT, NO_PICTURE_TEXT, PlayerStatus } from './player-status';
 import { NO_PICTURE_MS } from './use-no-picture';
 
 const status = (state: PlayerState) => (
-  <PlayerStatus state={state} onRetry={() => undefined} onReconnect={() => undefined} />
+  <MemoryRouter>
+    <PlayerStatus state={state} onRetry={() => undefined} onReconnect={() => undefined} />
+  </MemoryRouter>
 );
+const checkLink = () => screen.queryByRole('link', { name: 'Check the connection' });
 const reconnecting: PlayerState = {
   kind: 'reconnecting',
   attempt: 1,
@@ -48,5 +52,44 @@ describe('PlayerStatus without a picture', () => {
     expect(screen.queryByText(NO_PICTURE_TEXT)).not.toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.getByText(NO_PICTURE_TEXT)).toBeInTheDocument();
+  });
+});
+
+describe('PlayerStatus pointing to the connection check', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('links to /check once the stream has not started 10 s after connecting began, across reconnects', () => {
+    vi.useFakeTimers();
+    const { rerender } = render(status({ kind: 'connecting', attempt: 1 }));
+    rerender(status({ kind: 'waiting-for-video', attempt: 1 }));
+    act(() => vi.advanceTimersByTime(NO_PICTURE_MS - 1));
+    expect(checkLink()).not.toBeInTheDocument();
+    expect(screen.queryByText(CHECK_HINT_TEXT)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(checkLink()).toHaveAttribute('href', '/check');
+    // Beside the state's own words, which stay.
+    const shown = screen.getByRole('status');
+    expect(shown).toHaveTextContent('Waiting for video…');
+    expect(within(shown).getByText(CHECK_HINT_TEXT)).toBeInTheDocument();
+    expect(CHECK_HINT_TEXT).toBe(
+      'The stream has not started. The connection check finds what is in the way.',
+    );
+    rerender(status(reconnecting));
+    expect(checkLink()).toBeInTheDocument();
+    rerender(status({ kind: 'playing' }));
+    expect(checkLink()).not.toBeInTheDocument();
+  });
+
+  it('links to /check at once when the player failed, and not for an end or a disconnect', () => {
+    vi.useFakeTimers();
+    const { rerender } = render(status({ kind: 'failed', reason: 'No video arrived in time.' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Could not connect: No video arrived in time.');
+    expect(checkLink()).toHaveAttribute('href', '/check');
+    expect(screen.getByText(CHECK_HINT_TEXT)).toBeInTheDocument();
+    rerender(status({ kind: 'ended', reason: 'This session has ended.' }));
+    expect(checkLink()).not.toBeInTheDocument();
+    rerender(status({ kind: 'disconnected' }));
+    act(() => vi.advanceTimersByTime(NO_PICTURE_MS));
+    expect(checkLink()).not.toBeInTheDocument();
   });
 });

@@ -15,6 +15,9 @@ export const NO_PICTURE_TEXT =
   `No picture has arrived in ${NO_PICTURE_MS / 1000} s. The program may not have opened a window yet: ` +
   'wait a little longer, reconnect, or end the session.';
 
+/** What a person reads beside the way to the connection check, when the stream has not started. */
+export const CHECK_HINT_TEXT = 'The stream has not started. The connection check finds what is in the way.';
+
 /**
  * The overlay for every state but `playing`, which shows nothing. `relaunch`: where to launch the same
  * again once it has ended (the person's own viewer; a watcher gets only the way to the sessions).
@@ -139,9 +142,31 @@ export function PlayerStatus(props: {
       }}
     >
       {content}
-      {noPicture && (
-        <Alert severity="info" sx={{ maxWidth: 560 }}>
-          {NO_PICTURE_TEXT}
+      {/* After 10 s without a picture, or a failure: what may be in the way is the check's to find. */}
+      {(noPicture || state.kind === 'failed') && (
+        <Alert
+          severity="info"
+          sx={{ maxWidth: 560 }}
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              component={RouterLink}
+              to="/check"
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              Check the connection
+            </Button>
+          }
+        >
+          {noPicture && (
+            <Box component="span" sx={{ display: 'block', mb: 0.5 }}>
+              {NO_PICTURE_TEXT}
+            </Box>
+          )}
+          <Box component="span" sx={{ display: 'block' }}>
+            {CHECK_HINT_TEXT}
+          </Box>
         </Alert>
       )}
     </Box>

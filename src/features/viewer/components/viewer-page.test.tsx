@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
@@ -234,6 +234,47 @@ describe('ViewerPage', () => {
     await waitFor(() =>
       expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument(),
     );
+  });
+
+  it('points to the connection check when the stream has not started 10 s after connecting began', async () => {
+    class Stuck {
+      addTransceiver() {}
+      createDataChannel() {
+        return { addEventListener() {}, close() {} };
+      }
+      addEventListener() {}
+      createOffer() {
+        return new Promise(() => undefined);
+      }
+      close() {}
+    }
+    vi.stubGlobal('RTCPeerConnection', Stuck);
+    // Time runs on its own (the page loads lazily) and is moved on by hand past the 10 s.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      server.use(
+        http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
+        http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
+      );
+      renderRoute(`/sessions/${sessionId}`);
+      expect(await screen.findByLabelText('Session stream', {}, loading)).toBeInTheDocument();
+      expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
+      expect(screen.queryByRole('link', { name: 'Check the connection' })).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      const status = screen.getByRole('status');
+      expect(within(status).getByRole('link', { name: 'Check the connection' })).toHaveAttribute(
+        'href',
+        '/check',
+      );
+      expect(status).toHaveTextContent('Connecting to the session…');
+      expect(status).toHaveTextContent(
+        'The stream has not started. The connection check finds what is in the way.',
+      );
+      expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows the panels below the stage after the stage, at the latest a moment later while it connects', async () => {
