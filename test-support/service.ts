@@ -20,6 +20,8 @@ export const repoRoot = path.resolve(import.meta.dirname, '..');
 export interface ServiceOptions {
   /** Listen port; default a free one the system chooses. */
   port?: number;
+  /** Listen address (HOST), also the host of `url` and of the readiness check; default 127.0.0.1. */
+  host?: string;
   /** Ports handed to sessions; default forty of 47000-47999 of this service's own. */
   sessionPorts?: { first: number; last: number };
   /**
@@ -48,7 +50,7 @@ export interface ServiceOptions {
 }
 
 export interface Service {
-  /** `http://127.0.0.1:<port>`, and the API under it. */
+  /** `http://<host>:<port>` (127.0.0.1 unless `host` was given), and the API under it. */
   url: string;
   api: string;
   port: number;
@@ -86,7 +88,7 @@ async function prepare(options: ServiceOptions, workDir: string, port: number): 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
-    HOST: '127.0.0.1',
+    HOST: options.host ?? '127.0.0.1',
     STREAMGATE_DATA_DIR: path.join(workDir, 'state'),
     STREAMGATE_PORT_RANGE: `${first}-${last}`,
     // No embedded TURN relay unless a test asks for one (its own ports): services of several test files would
@@ -121,7 +123,7 @@ async function prepare(options: ServiceOptions, workDir: string, port: number): 
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-service-')));
   const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   let earlier = '';
   let current: OwnedProcess | undefined;
   const node = [process.execPath, '--import', 'tsx', 'server/main.ts'];

@@ -14,7 +14,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { constants, rmSync } from 'node:fs';
+import { constants, existsSync, rmSync } from 'node:fs';
 import { access, chmod, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, isIP, isIPv6, type Socket } from 'node:net';
 import path from 'node:path';
@@ -338,6 +338,34 @@ const BIND_FAILED = /Cannot bind .*listener socket to addr/;
 /** Lines an admin may want to see without asking for debug: the rest is the start-up banner and routine. */
 const NOTABLE = /\b(error|cannot|failed|fatal|errno)\b/i;
 
+/**
+ * Makes the relay's user database, its tables and nothing in them, before the relay first starts: coturn's admin
+ * mode (`turnadmin -l`, the turnserver binary called by that name). Left to coturn, each of its threads makes the
+ * tables at its first authentication, and the first ones after a start race ("no such table: turn_secret",
+ * "database is locked"): a right credential then gets 401, and the browser loses that relay (its UDP one, say, and
+ * plays over TCP though UDP works). turnadmin also opens a log file of its own (/var/log/turn_<pid>_<date>.log),
+ * removed at once. Best effort: should it fail, coturn makes the tables itself, as before.
+ */
+async function prepareUserDb(binary: string, file: string): Promise<void> {
+  if (existsSync(file)) return;
+  const said = await new Promise<string>((resolve) => {
+    let out = '';
+    const child = spawn(binary, ['-l', '-b', file], {
+      argv0: 'turnadmin',
+      cwd: path.dirname(file),
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 10_000,
+    });
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (out += chunk));
+    child.once('error', () => resolve(out));
+    child.once('close', () => resolve(out));
+  });
+  for (const [, logFile] of said.matchAll(/log file opened: (\S+)/g)) {
+    if (logFile && /\/turn_\d+_[\d-]+\.log$/.test(logFile)) await rm(logFile, { force: true });
+  }
+}
+
 /** Whether the child has exited (or never started). */
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -501,6 +529,7 @@ export class EmbeddedCoturn {
     // Written before the mode is set again: writeFile keeps the mode of a file that exists.
     await writeFile(this.configFile, coturnConfig(options), { mode: PRIVATE_FILE_MODE });
     await chmod(this.configFile, PRIVATE_FILE_MODE);
+    await prepareUserDb(this.binary, path.join(path.dirname(this.configFile), USER_DB));
     // stop() came while the file was written: it is not to run again, nor is the secret to stay on disk.
     if (this.stopping) {
       await rm(this.configFile, { force: true });
