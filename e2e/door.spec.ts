@@ -197,6 +197,32 @@ test.describe('a session on this machine', () => {
     }
   });
 
+  test('a watch-only link plays for a stranger through the door, its relays learnt from the answer', async ({
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const { service } = door as Door;
+    const id = await launch(request, service);
+    sessions.push(id);
+    await readyHost(request, service, id);
+    const owner = await newViewer();
+    const stranger = await newViewer();
+    try {
+      await owner.page.goto(`${service.url}/sessions/${id}`);
+      await expectPlaying(owner.page);
+      await owner.page.getByRole('button', { name: 'Share a watch-only link' }).click();
+      const link = await owner.page.getByLabel('Watch-only link', { exact: true }).inputValue();
+      // A watch link has no ticket reply: the first answer's Link headers bring the relays, and it connects
+      // again with them, over TCP here since UDP is dropped from now on.
+      await net.dropUdp();
+      await stranger.page.goto(link);
+      await expectPlayingThrough(stranger.page, 'relay TCP');
+    } finally {
+      await stranger.context.close();
+      await owner.context.close();
+    }
+  });
+
   test('with UDP and the TURN port blocked, the viewer points to the check, which names the blocked port', async ({
     request,
   }) => {
