@@ -1,11 +1,61 @@
 /**
  * A real WHEP viewer without a browser: libdatachannel (node-datachannel) as the client peer, with a
- * recvonly VP8 track and the `input` and `messages` channels, as the portal's player offers them.
+ * recvonly VP8 track and the `input` and `messages` channels, as the portal's player offers them. It may be
+ * given TURN relays (the ticket reply's `ice_servers`, CONTRACT §21).
  */
-import { PeerConnection, RtcpReceivingSession, Video, type DataChannel, type Track } from 'node-datachannel';
+import {
+  PeerConnection,
+  RtcpReceivingSession,
+  Video,
+  type DataChannel,
+  type IceServer,
+  type Track,
+} from 'node-datachannel';
 
-/** Makes a real offer: what the player would send. */
-export async function makeOffer(): Promise<{
+/** The relays a viewer may use, in the shape of WebRTC's RTCIceServer (the ticket reply's `ice_servers`). */
+export interface ViewerNetwork {
+  iceServers?: { urls: string[]; username?: string; credential?: string }[];
+  /**
+   * `relay`: only relayed candidates in the offer. libjuice still checks from its own socket to every candidate
+   * of the answer, so this alone does not keep it off a direct path: `bindAddress` does.
+   */
+  iceTransportPolicy?: 'all' | 'relay';
+  /**
+   * The one local address its ICE agent binds: `::1` leaves a session's IPv4 candidates out of its reach, and
+   * a relay (reached by ::1, relaying over IPv4) the only way to them, as for a browser on another network.
+   */
+  bindAddress?: string;
+}
+
+const TURN_UDP = /^turn:(\[[0-9A-Fa-f:.]+\]|[^:?]+):(\d+)(?:\?transport=udp)?$/;
+
+/**
+ * The TURN/UDP servers of `servers` as libdatachannel takes them: as objects, because the TURN REST username
+ * holds a colon that its URL form cannot carry. libjuice relays over UDP only, so other URLs are left out.
+ */
+function turnServers(servers: ViewerNetwork['iceServers'] = []): IceServer[] {
+  return servers.flatMap((server) =>
+    server.urls.flatMap((url) => {
+      const match = TURN_UDP.exec(url);
+      if (!match) return [];
+      return [
+        {
+          hostname: (match[1] as string).replace(/^\[|\]$/g, ''),
+          port: Number(match[2]),
+          ...(server.username !== undefined ? { username: server.username } : {}),
+          ...(server.credential !== undefined ? { password: server.credential } : {}),
+          relayType: 'TurnUdp' as const,
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Makes a real offer: what the player would send. With relays, it waits until they are gathered, so that the
+ * offer carries its relayed candidates (WHEP here does not trickle).
+ */
+export async function makeOffer(network: ViewerNetwork = {}): Promise<{
   sdp: string;
   pc: PeerConnection;
   input: DataChannel;
@@ -14,7 +64,12 @@ export async function makeOffer(): Promise<{
   track: Track;
   videoPackets: () => number;
 }> {
-  const pc = new PeerConnection('viewer', { iceServers: [] });
+  const iceServers = turnServers(network.iceServers);
+  const pc = new PeerConnection('viewer', {
+    iceServers,
+    ...(network.iceTransportPolicy ? { iceTransportPolicy: network.iceTransportPolicy } : {}),
+    ...(network.bindAddress ? { bindAddress: network.bindAddress } : {}),
+  });
   const video = new Video('0', 'RecvOnly');
   video.addVP8Codec(96);
   const track = pc.addTrack(video);
@@ -23,9 +78,18 @@ export async function makeOffer(): Promise<{
   let packets = 0;
   track.onMessage(() => packets++);
   const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
+  const gathered = new Promise<void>((resolve) =>
+    pc.onGatheringStateChange((state) => {
+      if (state === 'complete') resolve();
+    }),
+  );
   const input = pc.createDataChannel('input');
   const messages = pc.createDataChannel('messages');
-  return { sdp: await sdp, pc, input, messages, track, videoPackets: () => packets };
+  const offer = await sdp;
+  if (iceServers.length === 0) return { sdp: offer, pc, input, messages, track, videoPackets: () => packets };
+  await gathered;
+  const complete = pc.localDescription()?.sdp ?? offer;
+  return { sdp: complete, pc, input, messages, track, videoPackets: () => packets };
 }
 
 export interface Viewer {
@@ -48,6 +112,11 @@ export interface Viewer {
   track: Track;
   /** RTP packets of the video track received so far. */
   videoPackets(): number;
+  /** The candidate pair in use (its local candidate's type says `relay` through a TURN relay); null before. */
+  selectedPair(): {
+    local: { type: string; address: string };
+    remote: { address: string; port: number };
+  } | null;
   /** The peer closed without a DELETE, as a closed tab or a lost network leaves it. */
   drop(): void;
   /** DELETE of the WHEP resource, and the peer closed. */
@@ -59,9 +128,14 @@ export interface Viewer {
  * when POST /whep is not a 201, or the channels do not open within `timeoutMs` (a guard, not a measure).
  * `ticket` goes in `Authorization: Bearer` on the POST and on the DELETE of `close()`.
  */
-export async function openViewer(signalingUrl: string, timeoutMs = 20_000, ticket?: string): Promise<Viewer> {
+export async function openViewer(
+  signalingUrl: string,
+  timeoutMs = 20_000,
+  ticket?: string,
+  network: ViewerNetwork = {},
+): Promise<Viewer> {
   const auth: Record<string, string> = ticket ? { authorization: `Bearer ${ticket}` } : {};
-  const { sdp, pc, input, messages, track, videoPackets } = await makeOffer();
+  const { sdp, pc, input, messages, track, videoPackets } = await makeOffer(network);
   const replies: Record<string, unknown>[] = [];
   const received: Record<string, unknown>[] = [];
   let wake: (() => void) | undefined;
@@ -104,6 +178,7 @@ export async function openViewer(signalingUrl: string, timeoutMs = 20_000, ticke
     received,
     track,
     videoPackets,
+    selectedPair: () => pc.getSelectedCandidatePair(),
     drop: () => pc.close(),
     async ask(eventType, replyType, payload = {}) {
       replies.length = 0;

@@ -184,6 +184,26 @@ describe('MediaDoor without sockets', () => {
     expect(door.stats().flows).toBe(0);
   });
 
+  it("gives a relay port coturn hands out again to the viewer its new checks name, never the old one's session", async () => {
+    const { from } = await open();
+    door.admit({ sessionId: 's2', ufrag: 'other', pwd: PWD, target: { host: '10.0.0.8', port: 47002 } });
+    from(50001, check());
+    const old = sockets()[1] as FakeSocket;
+    old.emit('connect');
+    // The same relay port, now another allocation's: its signed check for another admitted viewer takes it over.
+    from(50001, check({ ufrag: 'other' }));
+    expect(old.closed).toBe(true);
+    const taken = sockets()[2] as FakeSocket;
+    expect(taken.connectedTo).toEqual({ host: '10.0.0.8', port: 47002 });
+    taken.emit('connect');
+    from(50001, rtp(1));
+    expect(old.sent).toHaveLength(1);
+    // A check that names nobody admitted closes the stale flow and opens none.
+    from(50001, check({ ufrag: 'stranger' }));
+    expect(door.stats().flows).toBe(0);
+    expect(door.stats()).toMatchObject({ flows: 0 });
+  });
+
   it('caps flows per viewer and in all, and says so once', async () => {
     const { from } = await open({ maxFlowsPerViewer: 2, maxFlows: 3 });
     door.admit({ sessionId: 's2', ufrag: 'other', pwd: PWD, target: { host: '10.0.0.8', port: 47002 } });

@@ -235,10 +235,21 @@ export class MediaDoor {
     return this.closing;
   }
 
-  /** The hot path: a datagram of a known source goes up its flow's socket, with nothing allocated here. */
+  /**
+   * The hot path: a datagram of a known source goes up its flow's socket, with nothing allocated here (but for the
+   * ufrag of an ICE check, a few a second).
+   */
   private fromRelay(packet: Buffer, source: RemoteInfo): void {
     const flow = this.flows.get(source.address)?.get(source.port);
     if (flow === undefined) {
+      this.openFlow(packet, source);
+      return;
+    }
+    // A check for another viewer on a known source: coturn gave this relay port to a new allocation after the old
+    // one ended (a viewer gone without its DELETE, a restart of coturn). The source now belongs to the viewer the
+    // check names, if it is admitted and the check is signed; never to the old flow's session.
+    if (isBindingRequest(packet) && receiverUfrag(packet) !== flow.viewer.ufrag) {
+      this.closeFlow(flow, 'taken over');
       this.openFlow(packet, source);
       return;
     }
@@ -336,7 +347,7 @@ export class MediaDoor {
     );
   }
 
-  private closeFlow(flow: Flow, why: 'idle' | 'forgotten' | 'failed' | 'closed'): void {
+  private closeFlow(flow: Flow, why: 'idle' | 'forgotten' | 'failed' | 'closed' | 'taken over'): void {
     if (flow.closed) return;
     flow.closed = true;
     flow.pending = [];

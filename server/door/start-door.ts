@@ -9,6 +9,15 @@ import { EmbeddedCoturn, mintSecret, TurnUnavailable } from './coturn.ts';
 import { Door, type Relay } from './door.ts';
 import { loadDoorConfig } from './door-config.ts';
 import { MediaDoor } from './media-door.ts';
+import { fenceRelay, type RelayFence } from './relay-fence.ts';
+
+/**
+ * Allocations the viewers of one session may hold at once. coturn counts its quota by the TURN REST username
+ * without its expiry, which is the session's id (CONTRACT §21), so a session's viewers share it: a browser takes
+ * two (UDP and TCP), and one that vanished holds its own until they time out. Room for 8 viewers (a profile's
+ * default) reconnecting a few times; the relay as a whole is bounded by its port range.
+ */
+export const SESSION_ALLOCATIONS = 64;
 
 export interface DoorLog {
   info(fields: object, message: string): void;
@@ -60,6 +69,7 @@ export async function startDoor(config: ServiceConfig, log: DoorLog): Promise<Op
       relayPorts: turn.relayPorts,
       allowedPeers: [mediaDoor.address.host],
       secret,
+      userQuota: SESSION_ALLOCATIONS,
       log,
     });
   } catch (error) {
@@ -68,13 +78,29 @@ export async function startDoor(config: ServiceConfig, log: DoorLog): Promise<Op
     log.warn({}, `${error.message} Sessions still play where the browser reaches them directly.`);
     return { door: new Door(settings, null, null, config.publicHost, error.message), close: async () => {} };
   }
+  // The relay may reach the media door's address, and there the door's port alone.
+  const fence: RelayFence | undefined = await fenceRelay({
+    door: mediaDoor.address,
+    relayPorts: turn.relayPorts,
+  }).catch((error: unknown) => {
+    log.warn({}, (error as Error).message);
+    return undefined;
+  });
   log.info(
-    { port: turn.port, relayPorts: turn.relayPorts, mediaDoor: mediaDoor.address },
+    {
+      port: turn.port,
+      relayPorts: turn.relayPorts,
+      mediaDoor: mediaDoor.address,
+      fenced: fence !== undefined,
+    },
     'The door relays through an embedded coturn (UDP and TCP)',
   );
   let closed: Promise<void> | undefined;
   return {
     door: new Door(settings, { kind: 'embedded', port: turn.port, secret }, mediaDoor, config.publicHost),
-    close: () => (closed ??= Promise.all([coturn.stop(), mediaDoor.close()]).then(() => undefined)),
+    close: () =>
+      (closed ??= Promise.all([coturn.stop(), mediaDoor.close()])
+        .then(() => fence?.close())
+        .then(() => undefined)),
   };
 }
