@@ -70,8 +70,7 @@ export async function startClientNetwork(options: ClientNetworkOptions): Promise
   const hostVeth = `${name}-h`;
   const hostAddress = `${subnet}.1`;
   const clientAddress = `${subnet}.2`;
-  let dir: string | undefined;
-  const removeNow = () => {
+  const removeLinks = () => {
     for (const args of [
       ['netns', 'del', name],
       ['link', 'del', hostVeth],
@@ -82,13 +81,16 @@ export async function startClientNetwork(options: ClientNetworkOptions): Promise
         // Already gone.
       }
     }
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    live.delete(name);
   };
   // Left by a test process that was killed: a fresh start needs the names free.
-  removeNow();
-  dir = mkdtempSync(path.join(tmpdir(), `streamgate-${name}-`));
+  removeLinks();
+  const dir = mkdtempSync(path.join(tmpdir(), `streamgate-${name}-`));
   const chromium = path.join(dir, 'chromium');
+  const removeNow = () => {
+    removeLinks();
+    rmSync(dir, { recursive: true, force: true });
+    live.delete(name);
+  };
   live.set(name, removeNow);
   if (!hooked) {
     hooked = true;
