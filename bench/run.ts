@@ -18,11 +18,12 @@ const all = [
   'viewer',
   'sound',
   'slurm',
+  'door',
 ];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;
 
-if (benches.some((b) => b === 'portal' || b === 'launch' || b === 'viewer' || b === 'sound')) {
+if (benches.some((b) => ['portal', 'launch', 'viewer', 'sound', 'door'].includes(b))) {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,

@@ -12,6 +12,7 @@
 import type { Browser } from 'playwright-core';
 import { median, quantile } from './stats';
 import { benchWithBrowser } from './with-browser';
+import { KEY_PROBE } from './key-probe';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--keys');
@@ -42,44 +43,6 @@ profiles:
     description: Follows the window.
     applications: [{ id: '*', versions: ['*'] }]
     settings: { width: 640, height: 360, fps: 30, max_width: 1920, max_height: 1080 }
-`;
-
-/** Installed in the page: the time from the next keydown until a presented frame whose panel changed. */
-const probe = `
-window.nextKeyToPhoton = (whole) => new Promise((resolve) => {
-  const video = document.querySelector('video');
-  const w = video.videoWidth, h = video.videoHeight;
-  // The panel's second line ("Pointer: ...  Last key: ..."), placed as scene.ts places it; not the frame counter below.
-  const unit = Math.max(0.5, Math.min(w / 1280, h / 720));
-  const top = Math.round(140 * unit);
-  const box = whole
-    ? { x: 0, y: 0, w, h }
-    : { x: 0, y: Math.round(top + 40 * unit), w: Math.round(w * 0.6), h: Math.round(30 * unit) };
-  const canvas = new OffscreenCanvas(box.w, box.h);
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const grab = () => { ctx.drawImage(video, box.x, box.y, box.w, box.h, 0, 0, box.w, box.h); return ctx.getImageData(0, 0, box.w, box.h).data; };
-  const before = grab();
-  let pressed = null;
-  document.addEventListener('keydown', (e) => { pressed = e.timeStamp; }, { capture: true, once: true });
-  const deadline = performance.now() + 3000;
-  const onFrame = (now, meta) => {
-    // A frame shown before the key (its callback may run after it) cannot show it, whatever changed in it (a
-    // keyframe's sharper or blurrier text, say). No picture is read until then: reading one holds up the page,
-    // and with it the key's own handler.
-    if (pressed !== null && meta.expectedDisplayTime >= pressed) {
-      const after = grab();
-      let changed = 0;
-      for (let i = 0; i < after.length; i += 4) {
-        const d = Math.abs(after[i] - before[i]) + Math.abs(after[i + 1] - before[i + 1]) + Math.abs(after[i + 2] - before[i + 2]);
-        if (d > 150) changed++;
-      }
-      if (changed > 20) return resolve({ ms: meta.expectedDisplayTime - pressed, width: w, height: h });
-    }
-    if (performance.now() > deadline) return resolve(null);
-    video.requestVideoFrameCallback(onFrame);
-  };
-  video.requestVideoFrameCallback(onFrame);
-});
 `;
 
 /**
@@ -114,7 +77,7 @@ async function measure(
     if (!box) throw new Error('the video has no box');
     await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.9);
     await page.waitForTimeout(1_000);
-    await page.evaluate(probe);
+    await page.evaluate(KEY_PROBE);
     for (let i = 0; i < keys; i++) {
       const key = 'abcdefghijklmnopqrstuvwxyz'[i % 26] as string;
       // A line of 20 keys at most, then Enter: the terminal's echo stays on screen, never wrapping.

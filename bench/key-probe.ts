@@ -1,0 +1,45 @@
+/**
+ * Key to photon in the page, shared by the benches that measure it (bench/viewer.ts, bench/door.ts): evaluated in
+ * the page (or installed as an init script), it defines `window.nextKeyToPhoton(whole)`, which stamps the next keydown and resolves with the
+ * time until a presented frame whose watched part changed (the sample application's "Last key" line, or, with
+ * `whole`, the whole picture), and the video's size then; null when no frame showed it within 3 s.
+ */
+export const KEY_PROBE = `
+window.nextKeyToPhoton = (whole) => new Promise((resolve) => {
+  const video = document.querySelector('video');
+  const w = video.videoWidth, h = video.videoHeight;
+  // The panel's second line ("Pointer: ...  Last key: ..."), placed as scene.ts places it; not the frame counter below.
+  const unit = Math.max(0.5, Math.min(w / 1280, h / 720));
+  const top = Math.round(140 * unit);
+  const box = whole
+    ? { x: 0, y: 0, w, h }
+    : { x: 0, y: Math.round(top + 40 * unit), w: Math.round(w * 0.6), h: Math.round(30 * unit) };
+  const canvas = new OffscreenCanvas(box.w, box.h);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const grab = () => { ctx.drawImage(video, box.x, box.y, box.w, box.h, 0, 0, box.w, box.h); return ctx.getImageData(0, 0, box.w, box.h).data; };
+  const before = grab();
+  let pressed = null;
+  document.addEventListener('keydown', (e) => { pressed = e.timeStamp; }, { capture: true, once: true });
+  const deadline = performance.now() + 3000;
+  const onFrame = (now, meta) => {
+    // A frame shown before the key (its callback may run after it) cannot show it, whatever changed in it (a
+    // keyframe's sharper or blurrier text, say). No picture is read until then: reading one holds up the page,
+    // and with it the key's own handler.
+    if (pressed !== null && meta.expectedDisplayTime >= pressed) {
+      const after = grab();
+      let changed = 0;
+      for (let i = 0; i < after.length; i += 4) {
+        const d = Math.abs(after[i] - before[i]) + Math.abs(after[i + 1] - before[i + 1]) + Math.abs(after[i + 2] - before[i + 2]);
+        if (d > 150) changed++;
+      }
+      if (changed > 20) return resolve({ ms: meta.expectedDisplayTime - pressed, width: w, height: h });
+    }
+    if (performance.now() > deadline) return resolve(null);
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+});
+`;
+
+/** What `window.nextKeyToPhoton` resolves with. */
+export type KeyToPhoton = { ms: number; width: number; height: number } | null;
