@@ -71,7 +71,7 @@ const MEDIA_DOOR = { host: '127.0.0.2', port: 3487 };
 /** Clear of the tests' session ports (47000-48999) and of the e2e door spec's relays (49700-49799). */
 const RELAY_PORTS = '49800-49899';
 const VIEWERS = 20;
-/** Under coturn's user quota of 10 allocations a session, with room for a retry. */
+/** A profile's default max_viewers: the viewers a session takes as a site would have them. */
 const RELAYED_PER_SESSION = 8;
 /** The first session, and one per RELAYED_PER_SESSION of the viewers. */
 const SESSIONS = 1 + Math.ceil(VIEWERS / RELAYED_PER_SESSION);

@@ -4,7 +4,6 @@
  * cannot start.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
@@ -15,6 +14,7 @@ import { isAlive } from '../runners/process-group.ts';
 import { freePort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
 import { EmbeddedCoturn, mintSecret, TurnUnavailable, type CoturnOptions } from './coturn.ts';
+import { encodeStun, newTransactionId, parseStun, StunMethod } from './stun.ts';
 
 /** What the relay logged, every level, for the checks that the secret is in none of it. */
 const logged: string[] = [];
@@ -55,25 +55,17 @@ async function start(o: CoturnOptions): Promise<EmbeddedCoturn> {
   return relay;
 }
 
-/** A STUN Binding request (RFC 5389: type 0x0001, no attributes, the magic cookie, a random transaction). */
-function bindingRequest(): Buffer {
-  const request = Buffer.alloc(20);
-  request.writeUInt16BE(0x0001, 0);
-  request.writeUInt16BE(0, 2);
-  request.writeUInt32BE(0x2112a442, 4);
-  randomBytes(12).copy(request, 8);
-  return request;
-}
-
 /** Whether a Binding request over UDP gets a Binding success response (0x0101) of its transaction within a second. */
 async function answersBinding(port: number, host = '127.0.0.1'): Promise<boolean> {
-  const request = bindingRequest();
+  const transaction = newTransactionId();
+  const request = encodeStun({ method: StunMethod.Binding, cls: 'request', transactionId: transaction });
   const socket = createSocket('udp4');
   try {
     return await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 1_000);
       socket.on('message', (answer) => {
-        if (answer.readUInt16BE(0) === 0x0101 && answer.subarray(8, 20).equals(request.subarray(8, 20))) {
+        const message = parseStun(answer);
+        if (message?.cls === 'success' && message.transactionId.equals(transaction)) {
           clearTimeout(timer);
           resolve(true);
         }

@@ -23,6 +23,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { PRIVATE_FILE_MODE, openPrivateDir } from '../private-files.ts';
 import { signalGroup } from '../runners/process-group.ts';
+import { probeHost } from '../sessions/health-probe.ts';
+import { hostPort } from './host-port.ts';
+import { encodeStun, newTransactionId, parseStun, StunMethod } from './stun.ts';
 
 /** Where the relay writes its log lines; pino's loggers fit. Without `debug`, coturn's routine lines go to `info`. */
 export interface CoturnLog {
@@ -235,11 +238,6 @@ function portInUse(port: number): TurnUnavailable {
   );
 }
 
-/** `host:port`, with brackets around an IPv6 host. */
-function hostPort(host: string, port: number): string {
-  return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** Why a bind of the TURN port failed, as the admin's sentence. */
 function cannotListen(host: string, port: number, error: NodeJS.ErrnoException): TurnUnavailable {
   if (error.code === 'EADDRINUSE') return portInUse(port);
@@ -279,19 +277,10 @@ async function checkPortFree(host: string, port: number): Promise<void> {
   });
 }
 
-/** Where the readiness probes go: the listen host itself, or loopback when it listens on every address. */
-function probeHost(listenHost: string): string {
-  return isWildcard(listenHost) ? '127.0.0.1' : listenHost;
-}
-
 /** Whether a STUN Binding request over UDP gets its success answer (0x0101, same transaction) in time. */
 async function answersStun(host: string, port: number): Promise<boolean> {
-  const request = Buffer.alloc(20);
-  request.writeUInt16BE(0x0001, 0);
-  request.writeUInt16BE(0, 2);
-  request.writeUInt32BE(0x2112a442, 4);
-  const transaction = randomBytes(12);
-  transaction.copy(request, 8);
+  const transaction = newTransactionId();
+  const request = encodeStun({ method: StunMethod.Binding, cls: 'request', transactionId: transaction });
   const socket: UdpSocket = createSocket(isIPv6(host) ? 'udp6' : 'udp4');
   try {
     return await new Promise<boolean>((resolve) => {
@@ -301,10 +290,11 @@ async function answersStun(host: string, port: number): Promise<boolean> {
         resolve(false);
       });
       socket.on('message', (answer) => {
+        const message = parseStun(answer);
         if (
-          answer.length >= 20 &&
-          answer.readUInt16BE(0) === 0x0101 &&
-          answer.subarray(8, 20).equals(transaction)
+          message?.method === StunMethod.Binding &&
+          message.cls === 'success' &&
+          message.transactionId.equals(transaction)
         ) {
           clearTimeout(timer);
           resolve(true);

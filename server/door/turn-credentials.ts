@@ -6,6 +6,7 @@
  * `ice_servers`) and as `Link` headers on a WHEP answer (RFC 9725 §4.4).
  */
 import { createHmac } from 'node:crypto';
+import { hostPort } from './host-port.ts';
 
 /** The shape of WebRTC's RTCIceServer, as the contract's `ice_servers` carries it. */
 export interface IceServer {
@@ -29,9 +30,8 @@ export function mintTurnCredential(
  * reached the service, never a node's), over UDP first, then TCP for networks that block UDP.
  */
 export function embeddedTurnUrls(host: string, port: number): string[] {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const shown = bare.includes(':') ? `[${bare}]` : bare;
-  return [`turn:${shown}:${port}?transport=udp`, `turn:${shown}:${port}?transport=tcp`];
+  const at = hostPort(host, port);
+  return [`turn:${at}?transport=udp`, `turn:${at}?transport=tcp`];
 }
 
 /** A quoted-string of RFC 9110 §5.6.4: the values here are base64 and ids, but quotes must never break out. */

@@ -13,6 +13,7 @@ import { RateLimiter } from '../http/rate-limit.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import type { Door } from '../door/door.ts';
 import { linkHeaders } from '../door/turn-credentials.ts';
+import { hostPort } from '../door/host-port.ts';
 
 /** The application's own limit on an offer (streamer/transport/signaling.ts). */
 export const DOOR_MAX_BODY_BYTES = 64 * 1024;
@@ -163,9 +164,3 @@ export const doorRoutes: FastifyPluginAsync<DoorRoutesOptions> = async (app, opt
     },
   });
 };
-
-/** `host:port`, IPv6 literals bracketed. */
-function hostPort(host: string, port: number): string {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare.includes(':') ? `[${bare}]:${port}` : `${bare}:${port}`;
-}
