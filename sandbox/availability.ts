@@ -44,9 +44,24 @@ export async function findSandboxKit(): Promise<SandboxKit | string> {
 }
 
 /** Runs `true` in a sandbox (without a control group); a sentence when bwrap refuses. */
-function trySandbox(seccomp: Buffer): Promise<string | null> {
+async function trySandbox(seccomp: Buffer): Promise<string | null> {
+  const ran = await runSandboxed(['true'], seccomp).catch((error: Error) => error);
+  if (ran instanceof Error) return `bubblewrap could not be started (${ran.message})`;
+  if (ran.code === 0) return null;
+  const why = ran.stderr.trim().split('\n').pop() ?? `exit ${ran.code}`;
+  return `bubblewrap cannot make a sandbox here (${why.replace(/^bwrap: /, '')})`;
+}
+
+/**
+ * Runs `command` in a sandbox of the first session user, without a control group, under `seccomp`; what it
+ * printed and how it ended. Rejects when bwrap cannot be started at all.
+ */
+export function runSandboxed(
+  command: string[],
+  seccomp: Buffer,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   const launch = sandboxLaunch({
-    command: ['true'],
+    command,
     env: {},
     uid: SESSION_UID_BASE,
     seccomp,
@@ -54,19 +69,17 @@ function trySandbox(seccomp: Buffer): Promise<string | null> {
     network: false,
     gpu: false,
   });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(launch.file, launch.args, {
-      stdio: ['ignore', 'ignore', 'pipe', ...pipesFor(launch.extra)],
+      stdio: ['ignore', 'pipe', 'pipe', ...pipesFor(launch.extra)],
     });
     feedPipes(child, launch.extra);
+    let stdout = '';
     let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', (error) => resolve(`bubblewrap could not be started (${error.message})`));
-    child.once('exit', (code) => {
-      if (code === 0) return resolve(null);
-      const why = stderr.trim().split('\n').pop() ?? `exit ${code}`;
-      resolve(`bubblewrap cannot make a sandbox here (${why.replace(/^bwrap: /, '')})`);
-    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
