@@ -72,6 +72,8 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     // One line per request is written below (Answers), with everything a reader needs.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // Behind the site's reverse proxy, the client's address and host are the ones it forwards.
+    ...(config.trustProxy?.length ? { trustProxy: config.trustProxy } : {}),
     // Versions with pre-release and build parts can be long; the contract allows 256 characters.
     routerOptions: { maxParamLength: 1024 },
     http: {

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       catalogPath: path.join(root, 'catalog.yaml'),
       dataDir: path.join(root, '.streamgate'),
       tokensPath: null,
+      trustProxy: [],
       publicHost: '127.0.0.1',
       portRange: { first: 47000, last: 47999 },
       capacity: 2,
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
       STREAMGATE_RATE_LIMIT: '2/s',
       STREAMGATE_RATE_BURST: '5',
       STREAMGATE_CSP_CONNECT: 'https://media.example:* wss://relay.example',
+      STREAMGATE_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16 loopback',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -98,6 +100,7 @@ describe('loadConfig', () => {
       queueLimit: 0,
       corsOrigins: ['https://a.example', 'http://localhost:5173'],
       logLevel: 'warn',
+      trustProxy: ['10.0.0.5', '192.168.0.0/16', 'loopback'],
       rateLimit: { perMinute: 120, burst: 5 },
       cspConnect: ['https://media.example:*', 'wss://relay.example'],
     });
@@ -139,6 +142,8 @@ describe('loadConfig', () => {
     [{ STREAMGATE_USER_GPU_SHARE: '150%' }, /STREAMGATE_USER_GPU_SHARE=150% must be a percentage/],
     [{ STREAMGATE_CSP_CONNECT: "https://a.example 'unsafe-eval'" }, /must be a source like/],
     [{ STREAMGATE_CSP_CONNECT: 'https://a.example;script-src *' }, /must be a source like/],
+    [{ STREAMGATE_TRUST_PROXY: 'proxy.example' }, /TRUST_PROXY: "proxy.example" must be an address/],
+    [{ STREAMGATE_TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY: "10.0.0.0\/33" must be an address/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

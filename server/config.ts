@@ -2,6 +2,7 @@
  * Service settings from the environment (CONTRACT section 2). Every value is checked here so that a bad
  * setting stops start-up with one message naming the variable, instead of failing later on a request.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { loadDoorConfig, type DoorConfig } from './door/door-config.ts';
@@ -43,6 +44,13 @@ export interface ServiceConfig {
   slurmDir?: string;
   /** The door (CONTRACT §21): signaling through the service, the TURN relay; absent: direct play only. */
   door?: DoorConfig;
+  /**
+   * The reverse proxies in front of the service (STREAMGATE_TRUST_PROXY: addresses, CIDR ranges or `loopback`),
+   * whose X-Forwarded-For and X-Forwarded-Host are believed; absent: none. Behind a proxy, every client would
+   * otherwise have the proxy's address, and the limits per address (wrong tokens, the door's offers) would be
+   * one limit for everybody.
+   */
+  trustProxy?: string[];
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -159,6 +167,26 @@ function cspSources(raw: string | undefined): string[] {
     });
 }
 
+/** Fastify's names of address ranges, beside addresses and CIDR ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustedProxies(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      const [address = '', bits, ...more] = entry.split('/');
+      const maxBits = isIP(address) === 6 ? 128 : 32;
+      const goodBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+      if (PROXY_RANGES.includes(entry) || (isIP(address) !== 0 && goodBits && more.length === 0))
+        return entry;
+      throw new ConfigError(
+        `STREAMGATE_TRUST_PROXY: "${entry}" must be an address, a CIDR range such as 10.0.0.0/8, or ${PROXY_RANGES.join(', ')}.`,
+      );
+    });
+}
+
 /** Reads and checks every setting; throws ConfigError with one clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const host = (env.HOST ?? '127.0.0.1').trim();
@@ -200,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     cspConnect: cspSources(env.STREAMGATE_CSP_CONNECT),
     ...runnerOf(env, dataDir),
     door: loadDoorConfig(env),
+    trustProxy: trustedProxies(env.STREAMGATE_TRUST_PROXY),
   };
 }
 

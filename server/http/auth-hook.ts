@@ -1,12 +1,14 @@
 /**
  * Resolves the caller of every /api request (and of /metrics) before anything else runs, the way
  * FastAPI's bearer dependency does: a missing or unknown token is a 403 before the request is even
- * validated.
+ * validated. An address that presented too many wrong credentials gets a 429 instead, before its
+ * credential is looked at (auth-throttle.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
 import { DomainError, NOT_AUTHENTICATED } from '../errors.ts';
+import { AuthThrottle } from './auth-throttle.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,10 +33,15 @@ const METRICS = '/metrics';
 export interface AuthOptions {
   /** null: no authentication (every caller is `anonymous` with every role). */
   tokens: TokenStore | null;
+  /** Counts failed authentications per client address; a new one by default. */
+  throttle?: AuthThrottle;
 }
 
 /** The hook, for the whole app (fastify-plugin): every route registered after it has its caller resolved. */
-const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { tokens }) => {
+const authPlugin: FastifyPluginAsync<AuthOptions> = async (
+  app,
+  { tokens, throttle = new AuthThrottle() },
+) => {
   app.decorateRequest('principal', null as unknown as Principal);
   // Callback style rather than async: this runs on every request, and a promise per hook costs.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -47,8 +54,16 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { tokens }) => {
       request.principal = ANONYMOUS;
       return done();
     }
-    const principal = tokens.authenticate(request.headers.authorization);
-    if (!principal) return done(new DomainError(403, NOT_AUTHENTICATED));
+    const credential = request.headers.authorization;
+    // No credential guesses nothing: 403 as ever, and it costs nothing.
+    if (!credential) return done(new DomainError(403, NOT_AUTHENTICATED));
+    const refusal = throttle.refusal(request.ip, request.log);
+    if (refusal) return done(refusal);
+    const principal = tokens.authenticate(credential);
+    if (!principal) {
+      throttle.failed(request.ip);
+      return done(new DomainError(403, NOT_AUTHENTICATED));
+    }
     request.principal = principal;
     done();
   });
