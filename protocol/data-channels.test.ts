@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { INPUT_BOUNDS, MAX_MESSAGE_LENGTH, parseAppMessage, parseInput } from './data-channels.ts';
+import {
+  INPUT_BOUNDS,
+  KEEP_ALIVE_EVENT,
+  KEEP_ALIVE_MESSAGE,
+  MAX_MESSAGE_LENGTH,
+  parseAppMessage,
+  parseInput,
+} from './data-channels.ts';
 
 /** `n` touch points in a row. */
 const touchPoints = (n: number) => Array.from({ length: n }, (_, id) => ({ id, x: id, y: id }));
@@ -148,6 +155,10 @@ describe('parseAppMessage', () => {
       event_type: 'loadingStateQuery',
       payload: {},
     });
+  });
+
+  it('reads a keep-alive as an event with nothing in it', () => {
+    expect(parseMessage(KEEP_ALIVE_MESSAGE)).toEqual({ event_type: KEEP_ALIVE_EVENT, payload: {} });
   });
 
   it('ignores messages without an event type', () => {

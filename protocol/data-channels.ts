@@ -168,6 +168,24 @@ export function parseAppMessage(data: unknown, maxLength = Infinity): AppMessage
 }
 
 /**
+ * `keepAlive` (no payload), from a player on `messages` every KEEP_ALIVE_EVERY_MS while the channel is open: a
+ * viewer that sends it says it is never silent for long, so once the application has heard nothing at all from it
+ * for a few seconds (streamer/transport/viewer-liveness.ts), it is gone, and its place is free for the next one.
+ * A viewer that never sends it (another WHEP client) is given the long silence timeout of any viewer. The
+ * applications answer it with nothing and never see it.
+ */
+export const KEEP_ALIVE_EVENT = 'keepAlive';
+
+/**
+ * How often a player sends `keepAlive`. A browser runs a hidden tab's timers about once a second, and a page with an
+ * open peer connection is spared its harsher throttling, so this is what every open tab can keep to.
+ */
+export const KEEP_ALIVE_EVERY_MS = 1000;
+
+/** The text of one `keepAlive`, as a player sends it. */
+export const KEEP_ALIVE_MESSAGE = JSON.stringify({ event_type: KEEP_ALIVE_EVENT, payload: {} });
+
+/**
  * `cursorImage`, from an application that streams a pointer of its own (the display host): the pointer's
  * image, for a controlling player to show as its local cursor over the stream instead of one drawn into the
  * video, which lags behind the person's hand by the stream's latency. `hidden` when the program shows none.

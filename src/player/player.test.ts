@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { KEEP_ALIVE_EVERY_MS, KEEP_ALIVE_MESSAGE } from './data-channels/app-messages';
 import { FakePeerConnection } from './testing/fake-peer-connection';
 import { lastPeer, play, posts, setup, withPlayerHarness, whepResponse } from './testing/player-harness';
 
@@ -81,7 +82,7 @@ describe('Player', () => {
       { type: 'pointermove', x: 1, y: 2, buttons: 0, seq: 2 },
     ]);
     expect(h.player.sendMessage('openStageRequest', { url: 'a.usd' })).toBe(true);
-    expect(JSON.parse(pc.channel('messages').sent[0]!)).toEqual({
+    expect(JSON.parse(pc.channel('messages').sent.at(-1)!)).toEqual({
       event_type: 'openStageRequest',
       payload: { url: 'a.usd' },
     });
@@ -90,6 +91,36 @@ describe('Player', () => {
       { direction: 'out', event_type: 'openStageRequest' },
       { direction: 'in', event_type: 'openedStageResult', payload: { result: 'success' } },
     ]);
+  });
+
+  it('keeps the viewer alive at the application: a keep-alive on messages every second while it is open', async () => {
+    for (const mode of ['control', 'watch'] as const) {
+      const h = setup({ mode });
+      const messages: unknown[] = [];
+      h.player.addEventListener('message', (m) => messages.push(m));
+      h.player.connect();
+      await play(h);
+      const pc = lastPeer();
+      const channel = pc.channel('messages');
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(channel.sent).toEqual([]);
+      // One as the channel opens, so that the application knows at once, then one a second.
+      channel.open();
+      expect(channel.sent).toEqual([KEEP_ALIVE_MESSAGE]);
+      await vi.advanceTimersByTimeAsync(3 * KEEP_ALIVE_EVERY_MS);
+      expect(channel.sent).toEqual(Array(4).fill(KEEP_ALIVE_MESSAGE));
+      expect(JSON.parse(KEEP_ALIVE_MESSAGE)).toEqual({ event_type: 'keepAlive', payload: {} });
+      // Not the page's business: no message event, and the input channel carries none.
+      expect(messages).toEqual([]);
+      pc.channel('input').open();
+      await vi.advanceTimersByTimeAsync(KEEP_ALIVE_EVERY_MS);
+      expect(pc.channel('input').sent).toEqual([]);
+      // A lost connection stops them; its successor sends its own once its channel opens.
+      pc.setConnectionState('failed');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(channel.sent).toHaveLength(5);
+      h.player.disconnect();
+    }
   });
 
   it('asks for a watch-only viewer and sends no input in watch mode', async () => {

@@ -32,7 +32,7 @@ export interface StreamServerOptions {
   allowedOrigins: readonly string[] | null;
   /** Null: any viewer is accepted (the application run alone). */
   viewerSecret: Uint8Array | null;
-  /** No packet from a viewer for this long ends it. */
+  /** No packet from a viewer for this long ends it (15 s); one that sends keep-alives, 4 s (viewer-liveness.ts). */
   silenceTimeoutMs?: number;
   /** Ask browsers that can to show each frame as soon as it is decoded (see `rewrite` in rtp.ts). */
   zeroPlayoutDelay?: boolean;

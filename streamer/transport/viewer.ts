@@ -8,12 +8,14 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { DataChannel, PeerConnection, Track } from 'node-datachannel';
 import {
   INPUT_CHANNEL,
+  KEEP_ALIVE_EVENT,
   MESSAGES_CHANNEL,
   type AppMessage,
   type InputEvent,
 } from '../../protocol/data-channels.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withoutAudio, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
+import { ViewerLiveness } from './viewer-liveness.ts';
 import { ViewerTraffic, type Drop } from './viewer-traffic.ts';
 
 /**
@@ -58,7 +60,7 @@ export interface ViewerOptions {
   watchOnly: boolean;
   /** The ticket that made this viewer; only it may delete the viewer. Null without tickets. */
   ticket: string | null;
-  /** No packet from the viewer for this long ends it (ICE consent lost). */
+  /** No packet from the viewer for this long ends it; less for one that sends keep-alives (viewer-liveness.ts). */
   silenceTimeoutMs: number;
   /** Negotiate a playout delay of zero where the viewer offers the extension. */
   zeroPlayoutDelay: boolean;
@@ -86,10 +88,8 @@ export class Viewer implements RtpSink {
   private input: DataChannel | null = null;
   private closed = false;
   private watchdog: NodeJS.Timeout;
-  /** Packets heard from the viewer (RTCP on the track, data-channel messages): proof that it is still there. */
-  private heard = 0;
-  private lastHeardCount = 0;
-  private lastHeard = Date.now();
+  /** Packets heard from the viewer (RTCP on its tracks, data-channel messages): proof that it is still there. */
+  private readonly liveness: ViewerLiveness;
   /** What the data channels may carry, and how fast. */
   private readonly traffic = new ViewerTraffic((why) => this.handlers.onDropped?.(why, this));
 
@@ -107,9 +107,11 @@ export class Viewer implements RtpSink {
       // Without it a second peer on the muxed port never gets its description.
       disableAutoNegotiation: true,
     });
-    // A viewer that vanishes without DELETE still sends nothing more: consent checks and RTCP stop.
-    const check = Math.min(5000, options.silenceTimeoutMs / 3);
-    this.watchdog = setInterval(() => this.checkSilence(), check);
+    // A viewer that vanishes without DELETE sends nothing more: consent checks, RTCP and keep-alives stop.
+    this.liveness = new ViewerLiveness(options.silenceTimeoutMs);
+    this.watchdog = setInterval(() => {
+      if (this.liveness.check()) this.close();
+    }, this.liveness.checkEveryMs);
     this.watchdog.unref();
   }
 
@@ -197,9 +199,7 @@ export class Viewer implements RtpSink {
         if (!this.closed) this.handlers.onVideoOpen(this);
       });
       // Receiver reports and keyframe requests: nothing to do with them, but they prove the viewer is alive.
-      track.onMessage(() => {
-        this.heard++;
-      });
+      track.onMessage(() => this.liveness.heard());
     }
     if (this.options.audio && info.audioMid !== null && info.audioPayloadType !== null)
       this.addAudio(info.audioMid, info.audioPayloadType);
@@ -251,9 +251,7 @@ export class Viewer implements RtpSink {
     track.onOpen(() => {
       if (!this.closed) this.handlers.onAudioOpen?.(this);
     });
-    track.onMessage(() => {
-      this.heard++;
-    });
+    track.onMessage(() => this.liveness.heard());
   }
 
   private adopt(dc: DataChannel): void {
@@ -264,9 +262,11 @@ export class Viewer implements RtpSink {
       if (dc.isOpen()) opened();
       else dc.onOpen(opened);
       dc.onMessage((msg) => {
-        this.heard++;
+        this.liveness.heard();
         const message = this.traffic.appMessage(msg);
         if (!message) return;
+        // The player's, for this viewer's liveness alone: the application never sees it, a watcher may send it.
+        if (message.event_type === KEEP_ALIVE_EVENT) return this.liveness.keptAlive();
         if (this.watchOnly && !this.handlers.queries.has(message.event_type)) {
           this.sendMessage({
             event_type: 'error',
@@ -279,21 +279,11 @@ export class Viewer implements RtpSink {
     } else if (label === INPUT_CHANNEL) {
       this.input = dc;
       dc.onMessage((msg) => {
-        this.heard++;
+        this.liveness.heard();
         if (this.watchOnly) return;
         const event = this.traffic.inputEvent(msg);
         if (event) this.handlers.onInput(event, this);
       });
-    }
-  }
-
-  private checkSilence(): void {
-    const now = Date.now();
-    if (this.heard !== this.lastHeardCount) {
-      this.lastHeardCount = this.heard;
-      this.lastHeard = now;
-    } else if (now - this.lastHeard > this.options.silenceTimeoutMs) {
-      this.close();
     }
   }
 }

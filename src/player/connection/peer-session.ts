@@ -1,9 +1,14 @@
 /**
  * One negotiated peer connection to the application: recvonly video, recvonly audio (which an application
- * without sound rejects) and the `input` and `messages` channels.
+ * without sound rejects) and the `input` and `messages` channels, on which it sends a keep-alive every second.
  * It reports its end once through `onLost`; reconnecting is the player's business, not this class's.
  */
-import { INPUT_CHANNEL, MESSAGES_CHANNEL } from '../data-channels/app-messages';
+import {
+  INPUT_CHANNEL,
+  KEEP_ALIVE_EVERY_MS,
+  KEEP_ALIVE_MESSAGE,
+  MESSAGES_CHANNEL,
+} from '../data-channels/app-messages';
 import type { StreamEndpoint } from '../routes/parse-routes';
 import type { SignalingSession, SignalingTransport } from '../signaling/signaling-transport';
 import { rewriteCandidates } from './candidate-rewrite';
@@ -37,6 +42,7 @@ export class PeerSession {
   private stream: MediaStream | undefined;
   private closed = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private keepAliveTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     createPeerConnection: PeerConnectionFactory,
@@ -55,6 +61,7 @@ export class PeerSession {
     this.pc.addEventListener('track', (event) => this.onTrack(event));
     this.input.addEventListener('open', () => handlers.onInputOpen());
     this.messages.addEventListener('message', (event) => handlers.onMessage(event.data));
+    this.messages.addEventListener('open', () => this.keepAlive());
     // A closed channel that we did not close means the application dropped this viewer.
     this.messages.addEventListener('close', () => this.lose('The application closed the connection.'));
     this.pc.addEventListener('connectionstatechange', () => this.onConnectionState());
@@ -103,8 +110,29 @@ export class PeerSession {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.graceTimer);
+    clearInterval(this.keepAliveTimer);
     void this.signaling?.close();
     this.pc.close();
+  }
+
+  /**
+   * Keep-alives on `messages` from its opening on: a tab killed or a network gone without the DELETE then frees
+   * this viewer's place (its owner's next one needs it) within 5 s, not when the application's 15 s of silence are
+   * up (protocol/data-channels.ts). A hidden tab's timers still run once a second.
+   */
+  private keepAlive() {
+    if (this.closed) return;
+    const send = () => {
+      if (this.messages.readyState !== 'open') return;
+      try {
+        this.messages.send(KEEP_ALIVE_MESSAGE);
+      } catch {
+        // The channel is closing; its close event ends this session.
+      }
+    };
+    send();
+    clearInterval(this.keepAliveTimer);
+    this.keepAliveTimer = setInterval(send, KEEP_ALIVE_EVERY_MS);
   }
 
   private onTrack({ track, streams }: RTCTrackEvent) {

@@ -4,7 +4,13 @@
  */
 import { parseAppMessage as parseMessage, type AppMessage } from '../../../protocol/data-channels';
 
-export { INPUT_CHANNEL, MESSAGES_CHANNEL, type AppMessage } from '../../../protocol/data-channels';
+export {
+  INPUT_CHANNEL,
+  KEEP_ALIVE_EVERY_MS,
+  KEEP_ALIVE_MESSAGE,
+  MESSAGES_CHANNEL,
+  type AppMessage,
+} from '../../../protocol/data-channels';
 
 /** Reads one message; undefined for anything but an event object of a named type (ignored, not fatal). */
 export function parseAppMessage(data: unknown): AppMessage | undefined {
