@@ -42,11 +42,7 @@ import {
   textAttribute,
 } from '../server/door/stun.ts';
 import { mintTurnCredential, type IceServer } from '../server/door/turn-credentials.ts';
-import {
-  TurnClient,
-  TurnUnauthorizedError,
-  type TurnAddress,
-} from '../test-support/turn-client.ts';
+import { TurnClient, TurnUnauthorizedError, type TurnAddress } from '../test-support/turn-client.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import {
@@ -60,6 +56,7 @@ import {
 } from './support/service.ts';
 import { readySession, type ReadySession } from './support/session.ts';
 import { makeOffer, openViewer, type Viewer } from './support/whep-viewer.ts';
+import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
 const SERVICE_PORT = 18285;
 const PORTS = { first: 45400, last: 45419 };
@@ -73,19 +70,13 @@ const VIEWERS = 20;
 const RELAYED_PER_SESSION = 8;
 /** The first session, and one per RELAYED_PER_SESSION of the viewers. */
 const SESSIONS = 1 + Math.ceil(VIEWERS / RELAYED_PER_SESSION);
-const CATALOG = `applications:
-  - id: sample
-    name: Sample
-    description: The sample streaming application.
-    versions:
-      - {version: 1.0.0, description: Real.}
-profiles:
-  - id: small
-    name: Small
-    description: 320x180 at 15 fps, room for ${VIEWERS} viewers and more.
-    applications: [{id: sample, versions: ["*"]}]
-    settings: {width: 320, height: 180, fps: 15, max_viewers: ${VIEWERS + 4}, startup_timeout_s: 90}
-`;
+const CATALOG = sampleCatalog(
+  { width: 320, height: 180, fps: 15 },
+  {
+    description: `320x180 at 15 fps, room for ${VIEWERS} viewers and more.`,
+    settings: `max_viewers: ${VIEWERS + 4}, startup_timeout_s: 90`,
+  },
+);
 
 let service: Service | undefined;
 let session: ReadySession | undefined;

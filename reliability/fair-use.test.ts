@@ -9,23 +9,15 @@ import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
 import { makeOffer, openViewer, type Viewer } from './support/whep-viewer.ts';
+import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
 const SERVICE_PORT = 18280;
 const PORTS = { first: 45940, last: 45959 };
 // The sample application: three places (two watchers at most), and two GPUs for the share.
-const CATALOG = `applications:
-  - id: sample
-    name: Sample
-    description: The sample streaming application.
-    versions:
-      - {version: 1.0.0, description: Real.}
-profiles:
-  - id: small
-    name: Small
-    description: 320x180 at 15 fps, three viewers.
-    applications: [{id: sample, versions: ["*"]}]
-    settings: {width: 320, height: 180, fps: 15, max_viewers: 3, startup_timeout_s: 90}
-`;
+const CATALOG = sampleCatalog(
+  { width: 320, height: 180, fps: 15 },
+  { description: '320x180 at 15 fps, three viewers.', settings: 'max_viewers: 3, startup_timeout_s: 90' },
+);
 
 let service: Service;
 let sessionId = '';

@@ -10,23 +10,15 @@ import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
+import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
 const SERVICE_PORT = 18240;
 const PORTS = { first: 45600, last: 45619 };
 const CYCLES = 50;
-const CATALOG = `applications:
-  - id: sample
-    name: Sample
-    description: The sample streaming application.
-    versions:
-      - {version: 1.0.0, description: Real.}
-profiles:
-  - id: small
-    name: Small
-    description: 320x180 at 15 fps.
-    applications: [{id: sample, versions: ["*"]}]
-    settings: {width: 320, height: 180, fps: 15, max_width: 640, max_height: 360, startup_timeout_s: 90}
-`;
+const CATALOG = sampleCatalog(
+  { width: 320, height: 180, fps: 15, maxWidth: 640, maxHeight: 360 },
+  { settings: 'startup_timeout_s: 90' },
+);
 
 let service: Service | undefined;
 let sessionId = '';

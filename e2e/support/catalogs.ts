@@ -1,8 +1,15 @@
 /** Catalogs for the end-to-end tests and benchmarks that need no more than one sample application, and their parts. */
 
-/** One application `sample` (version 1.0.0) and one profile `small` that applies to everything. */
-export function sampleCatalog(size: { width: number; height: number; fps: number }): string {
-  const { width, height, fps } = size;
+/**
+ * One application `sample` (version 1.0.0) and one profile (`small` unless named) that applies to everything, at
+ * `size` (the largest size a viewer may ask for too, unless given), with `settings` (YAML flow: `max_viewers: 3`).
+ */
+export function sampleCatalog(
+  size: { width: number; height: number; fps: number; maxWidth?: number; maxHeight?: number },
+  profile: { id?: string; description?: string; settings?: string } = {},
+): string {
+  const { width, height, fps, maxWidth = width, maxHeight = height } = size;
+  const { id = 'small', description = `${width}x${height} at ${fps} fps.`, settings } = profile;
   return `
 applications:
   - id: sample
@@ -13,13 +20,13 @@ applications:
       - version: 1.0.0
         description: Test build.
 profiles:
-  - id: small
+  - id: ${id}
     name: Small
-    description: ${width}x${height} at ${fps} fps.
+    description: ${description}
     applications:
       - id: '*'
         versions: ['*']
-    settings: { width: ${width}, height: ${height}, fps: ${fps}, max_width: ${width}, max_height: ${height} }
+    settings: { width: ${width}, height: ${height}, fps: ${fps}, max_width: ${maxWidth}, max_height: ${maxHeight}${settings ? `, ${settings}` : ''} }
 `;
 }
 
