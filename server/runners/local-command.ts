@@ -29,17 +29,16 @@ export interface LaunchInput {
   sandbox?: { group: SessionCgroup; seccomp: { bytes: Buffer; file: string } };
 }
 
-/** A resolved command line: executable, arguments and the environment added to the service's. */
+/**
+ * A resolved command line: executable, arguments and its environment, which is `env` and the few variables of
+ * the service's that SESSION_ENV_ALLOWED names, never the rest (a site's secrets, the data directory's path).
+ */
 export interface Command {
   file: string;
   args: string[];
   env: Record<string, string>;
-  /** Variables of the service's environment that the program does not get. */
-  drop?: readonly string[];
   /** The program says on READY_FD when it is ready (the sample application and the display host do). */
   announcesReady?: boolean;
-  /** The environment is `env` and PATH alone, nothing of the service's. */
-  only?: boolean;
   /** Bytes written on pipes from descriptor 3 up (after the ready line's, when there is one). */
   extra?: Buffer[];
 }
@@ -48,11 +47,33 @@ export interface Command {
 export const SECRET_FD = 4;
 
 /**
- * What the sample application does not get of the service's environment. Node 20 reads the file that
- * NODE_EXTRA_CA_CERTS names, with its own root certificates, as it starts (about 45 ms on a 2-core machine),
- * whether or not the program ever opens a TLS connection, and the sample application opens none.
+ * The variables of the service's environment that a session's processes get (an allow-list: the rest, which may
+ * hold a site's secrets, never reaches them): where programs are, the locale and time zone, the temporary folder
+ * (the display host's X folders are swept there at the service's start), and the switches a test or a bench sets
+ * on the service for every application (test marks, another ffmpeg). NODE_EXTRA_CA_CERTS is not among them: Node
+ * reads the file it names at every start (about 45 ms on a 2-core machine), and no session opens a TLS connection.
  */
-export const SAMPLE_DROPPED_ENV: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
+export const SESSION_ENV_ALLOWED: readonly string[] = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'TMPDIR',
+  'STREAMGATE_TEST_MARKS',
+  'STREAMGATE_FFMPEG',
+];
+
+/** The environment of a session's process: `env` over the allowed variables of `service`'s. */
+export function sessionEnvironment(
+  env: Record<string, string>,
+  service: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const allowed = Object.fromEntries(
+    SESSION_ENV_ALLOWED.flatMap((name) => (service[name] === undefined ? [] : [[name, service[name]]])),
+  ) as Record<string, string>;
+  return { ...allowed, ...env };
+}
 
 /** argv and environment for a session: the catalog's LaunchSpec, or the sample streaming application. */
 export function buildCommand(input: LaunchInput): Command {
@@ -136,7 +157,7 @@ function commandOf(input: LaunchInput): Command {
       keepParent: true,
     });
     // bwrap, setpriv and the shell need nothing of the service's environment; the program gets `own` only.
-    return { file: launch.file, args: launch.args, env: {}, only: true, extra: launch.extra };
+    return { file: launch.file, args: launch.args, env: {}, extra: launch.extra };
   }
   const args = [...appEntry('streamer'), ...applicationFlags(input)];
   const stage = request.arguments.usd_stage_uri;
@@ -145,7 +166,6 @@ function commandOf(input: LaunchInput): Command {
     file: process.execPath,
     args,
     env: { ...env, ...secretPipe.env },
-    drop: SAMPLE_DROPPED_ENV,
     announcesReady: true,
     extra: secretPipe.extra,
   };

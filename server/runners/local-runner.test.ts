@@ -11,7 +11,7 @@ import {
   waitFor,
 } from '../../test-support/session-support.ts';
 import { standInDir } from '../../test-support/stand-in-bundle.ts';
-import { buildCommand } from './local-command.ts';
+import { buildCommand, sessionEnvironment } from './local-command.ts';
 import { launchApplication, logPath, repoRoot } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
@@ -61,8 +61,10 @@ describe('buildCommand', () => {
       STREAMGATE_HOST: '10.0.0.5',
       STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'omniverse://example/stage.usd' }),
     });
-    // A program of the catalog gets the service's whole environment.
-    expect(command.drop).toBeUndefined();
+    // Of the service's own environment, a session's process gets the allowed variables only.
+    expect(
+      sessionEnvironment(command.env, { PATH: '/usr/bin', STREAMGATE_TOKENS_FILE: '/srv/t', SECRET: 'x' }),
+    ).toEqual({ ...command.env, PATH: '/usr/bin' });
   });
 
   it('runs a display program through the display host, with only safe words from the arguments', () => {
@@ -88,10 +90,12 @@ describe('buildCommand', () => {
 
   it('runs the sample streaming application with the profile settings when there is no LaunchSpec', () => {
     const request = { ...standInRequest(), launch: undefined };
-    const { file, args, drop } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
+    const { file, args, env } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
     expect(file).toBe(process.execPath);
     // It opens no TLS connection: Node would read these certificates at its start for nothing.
-    expect(drop).toEqual(['NODE_EXTRA_CA_CERTS']);
+    expect(sessionEnvironment(env, { NODE_EXTRA_CA_CERTS: '/etc/ca.pem' })).not.toHaveProperty(
+      'NODE_EXTRA_CA_CERTS',
+    );
     expect(args).toEqual([
       ...TSX_IMPORT,
       path.join(repoRoot, 'streamer/sample/main.ts'),

@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCommand, type LaunchInput } from './local-command.ts';
+import { buildCommand, sessionEnvironment, type LaunchInput } from './local-command.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { feedPipes, pipesFor } from '../../sandbox/bwrap.ts';
@@ -81,10 +81,7 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
   const command = buildCommand(input);
   mkdirSync(options.logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const log = openSync(logPath(options.logDir, input.sessionId), 'a', PRIVATE_FILE_MODE);
-  const env: NodeJS.ProcessEnv = command.only
-    ? { PATH: process.env.PATH, ...command.env }
-    : { ...process.env, ...command.env };
-  for (const name of command.drop ?? []) delete env[name];
+  const env: NodeJS.ProcessEnv = sessionEnvironment(command.env);
   if (command.announcesReady) env[READY_FD_ENV] = String(READY_FD);
   const extra = command.extra ?? [];
   const fds = [...(command.announcesReady ? ['pipe' as const] : []), ...pipesFor(extra)];

@@ -44,14 +44,25 @@ export function inheritableDescriptors(): number[] {
 }
 
 /**
- * `spawn` with `stdio` for fds 0-2 (and any further ones the caller hands down), after which every inheritable descriptor of this process is
- * overwritten in the child (dup2 of /dev/null), so the exec'd program holds none of them.
+ * What a child gets of this process's environment when the caller names none: where programs are and the
+ * locale, nothing else. A session's processes never inherit an environment (issue: a sandbox's /proc/1/environ
+ * once listed the service's whole environment), whatever this process was started with.
+ */
+export function plainEnvironment(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
+}
+
+/**
+ * `spawn` with `stdio` for fds 0-2 (and any further ones the caller hands down), after which every inheritable
+ * descriptor of this process is overwritten in the child (dup2 of /dev/null), so the exec'd program holds none of
+ * them; and with the caller's environment, or the plain one, never this process's.
  */
 export function spawnIsolated(
   file: string,
   args: readonly string[],
   options: Omit<SpawnOptions, 'stdio'> & { stdio: [Stdio, Stdio, Stdio, ...Stdio[]] },
 ): ChildProcess {
+  options = { ...options, env: options.env ?? plainEnvironment() };
   // Descriptors the caller hands down on purpose (from 3 up) are not leaks.
   const leaks = inheritableDescriptors().filter((fd) => fd >= options.stdio.length);
   if (leaks.length === 0) return spawn(file, args, options);
