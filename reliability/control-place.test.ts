@@ -14,10 +14,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, root, startService, until, type Service } from './support/service.ts';
-import { readySession } from './support/session.ts';
+import { readySession, viewerTicket } from './support/session.ts';
 import { makeOffer, openViewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
@@ -64,12 +63,7 @@ afterAll(async () => {
 });
 
 async function ticket(s: Service): Promise<string> {
-  const res = await call(`${s.api}/stream/${sessionId}/tickets`, {
-    method: 'POST',
-    body: { scope: 'control' },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body.ticket as string;
+  return (await viewerTicket(s.api, sessionId, { scope: 'control' })).ticket;
 }
 
 /** POST /whep as the owner's next viewer; an admitted one is deleted at once. Resolves with the status. */

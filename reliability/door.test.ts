@@ -54,7 +54,7 @@ import {
   until,
   type Service,
 } from './support/service.ts';
-import { readySession, type ReadySession } from './support/session.ts';
+import { readySession, type ReadySession, viewerTicket } from './support/session.ts';
 import { makeOffer, openViewer, type Viewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
@@ -157,10 +157,8 @@ async function doorFigures(s: Service): Promise<DoorFigures> {
 }
 
 /** A control ticket for a session (the first unless told), and the relays that come with it. */
-async function ticket(api: string, id = session?.id): Promise<{ ticket: string; iceServers: IceServer[] }> {
-  const res = await call(`${api}/stream/${id}/tickets`, { method: 'POST', body: {} });
-  expect(res.status, res.text).toBe(201);
-  return { ticket: res.body.ticket as string, iceServers: res.body.ice_servers as IceServer[] };
+function ticket(api: string, id = session?.id): Promise<{ ticket: string; iceServers: IceServer[] }> {
+  return viewerTicket(api, id ?? '');
 }
 
 /** A direct viewer: straight to the application's signaling port, its own candidates, no relay. */

@@ -10,6 +10,7 @@ import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
 import { makeOffer, openViewer, type Viewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
+import { viewerTicket } from './support/session.ts';
 
 const SERVICE_PORT = 18280;
 const PORTS = { first: 45940, last: 45959 };
@@ -37,13 +38,7 @@ async function ready(id: string, token = TOKENS.alice) {
 }
 
 async function ticket(scope: 'control' | 'watch'): Promise<string> {
-  const res = await call(`${service.api}/stream/${sessionId}/tickets`, {
-    method: 'POST',
-    token: TOKENS.alice,
-    body: { scope },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body.ticket as string;
+  return (await viewerTicket(service.api, sessionId, { scope, token: TOKENS.alice })).ticket;
 }
 
 /** POST /whep with a real offer and `token`; the peer is closed at once. */

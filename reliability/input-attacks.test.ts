@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuSeconds } from '../bench/stats.ts';
 import { RESIZE_INTERVAL_MS } from '../streamer/transport/resize-throttle.ts';
 import { INPUT_RATE, type DropCounts } from '../streamer/transport/viewer-traffic.ts';
-import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import {
   processesWith,
@@ -22,7 +21,7 @@ import {
   until,
   type Service,
 } from './support/service.ts';
-import { readySession } from './support/session.ts';
+import { readySession, viewerTicket } from './support/session.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
 
 const SERVICE_PORT = 18260;
@@ -98,9 +97,7 @@ function childrenOf(pid: number): { pid: number; name: string; state: string }[]
 
 /** A ticket of the session: `watch` ones read /health's figures without spending a control ticket. */
 async function ticket(scope: 'control' | 'watch'): Promise<string> {
-  const res = await call(`${service?.api}/stream/${sessionId}/tickets`, { method: 'POST', body: { scope } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.ticket as string;
+  return (await viewerTicket(service?.api ?? '', sessionId, { scope })).ticket;
 }
 
 interface Figures {

@@ -11,6 +11,7 @@ import { figure } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
+import { viewerTicket } from './support/session.ts';
 
 const SERVICE_PORT = 18240;
 const PORTS = { first: 45600, last: 45619 };
@@ -30,9 +31,7 @@ afterAll(async () => {
 });
 
 async function ticket(s: Service): Promise<string> {
-  const res = await call(`${s.api}/stream/${sessionId}/tickets`, { method: 'POST', body: {} });
-  expect(res.status, res.text).toBe(201);
-  return res.body.ticket as string;
+  return (await viewerTicket(s.api, sessionId)).ticket;
 }
 
 /** Waits until `viewer` has received video packets: it is watching, not only connected. */

@@ -1,6 +1,7 @@
 /** A session of a real service, started and waited for as a person's launch would. */
 import { call } from './http.ts';
 import { until, type Service } from './service.ts';
+import type { IceServer } from '../../server/door/turn-credentials.ts';
 
 /** A ready session: its id and the signaling URL its viewers connect to. */
 export interface ReadySession {
@@ -31,4 +32,22 @@ export async function readySession(
   ).flat();
   const port = routes.find((route) => route.description === 'signaling')?.source_port;
   return { id, signaling: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A viewer ticket of session `id` (a control one unless told), asked for as its owner would (`token`, none where
+ * the service has no tokens file), and the relays that come with it. Throws the reply when it is not a 201.
+ */
+export async function viewerTicket(
+  api: string,
+  id: string,
+  options: { scope?: 'control' | 'watch'; token?: string } = {},
+): Promise<{ ticket: string; iceServers: IceServer[] }> {
+  const res = await call(`${api}/stream/${id}/tickets`, {
+    method: 'POST',
+    ...(options.token ? { token: options.token } : {}),
+    body: options.scope ? { scope: options.scope } : {},
+  });
+  if (res.status !== 201) throw new Error(`POST /tickets answered ${res.status}: ${res.text}`);
+  return { ticket: res.body.ticket as string, iceServers: res.body.ice_servers as IceServer[] };
 }
