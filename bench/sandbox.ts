@@ -8,6 +8,9 @@
  *    launches the Terminal at 1280x720 (the display 1920x1080) through its API, nobody watches for 5 s, and
  *    each process below the service (this session's, the only one) is read: RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
  *    among their users, the fair share of one session). Target: at most 150 MB.
+ * 3. The X server's start, on the host as the service's user and in the session's sandbox (its user, its control
+ *    group, a bwrap of its own), by turns: from the start to a client connected (what a launch waits for before
+ *    it starts the program). Target: the sandbox adds at most 30 ms (median) to a launch.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
 import { SessionCgroup } from '../sandbox/cgroups.ts';
+import { prepareProgramSandbox, sandboxSettings } from '../streamer/display/program-sandbox.ts';
 import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
 import { freePort } from '../e2e/support/ports.ts';
@@ -105,6 +109,42 @@ async function programStart(): Promise<void> {
   );
 }
 
+/** Part 3: the X server's start and first client, on the host and in the sandbox, by turns. */
+async function xServerStart(): Promise<void> {
+  const sandbox = await prepareProgramSandbox(`bench-x-${process.pid}`, 47_998, sandboxSettings(undefined));
+  /** Starts an X server (in the sandbox or not), connects a client, stops both: the milliseconds to connected. */
+  const once = async (sandboxed: boolean): Promise<number> => {
+    const began = performance.now();
+    const x = await startXServer(1920, 1080, () => undefined, false, sandboxed ? sandbox : undefined);
+    const client = await XClient.connect(x.display, x.authFile);
+    const ms = performance.now() - began;
+    client.close();
+    await x.stop();
+    return ms;
+  };
+  const host: number[] = [];
+  const boxed: number[] = [];
+  try {
+    await once(false);
+    await once(true);
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 === 0 ? [false, true] : [true, false];
+      for (const sandboxed of order) (sandboxed ? boxed : host).push(await once(sandboxed));
+    }
+  } finally {
+    await sandbox.close();
+  }
+  const added = median(boxed) - median(host);
+  const line = (name: string, runs: number[]) =>
+    `  ${name} median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)}, max ${Math.max(...runs).toFixed(1)})`;
+  console.log(`Xvfb 1920x1080, start to a client connected (${ROUNDS} starts each, alternating):`);
+  console.log(line('on the host   ', host));
+  console.log(line('in the sandbox', boxed));
+  console.log(
+    `  the X server's sandbox adds ${added.toFixed(1)} ms to a launch (median)   target ≤ 30 ms   ${added <= 30 ? 'met' : 'NOT met'}`,
+  );
+}
+
 /** kB of `field` (Rss, Pss) in /proc/<pid>/smaps_rollup; 0 when the process is gone. */
 function memoryKb(pid: number, field: 'Rss' | 'Pss'): number {
   try {
@@ -149,7 +189,8 @@ function descendants(pid: number): number[] {
 
 /**
  * The service as a user runs it (bench/service.ts), with one Terminal session and nothing else: every process
- * below the service is that session's.
+ * below the service is that session's. The door's relay (coturn, a child of the service too, shared by every
+ * session) is left off.
  */
 async function idleSessionMemory(): Promise<void> {
   const catalog = `applications:
@@ -165,7 +206,7 @@ profiles:
     applications: [{id: terminal, versions: ["*"]}]
     settings: {width: 1280, height: 720, max_width: 1920, max_height: 1080}
 `;
-  const env = { STREAMGATE_PORT_RANGE: '46900-46919', LOG_LEVEL: 'warn' };
+  const env = { STREAMGATE_PORT_RANGE: '46900-46919', LOG_LEVEL: 'warn', STREAMGATE_TURN_PORT: 'off' };
   const service = await startService({ port: await freePort(), catalog, env });
   const api = `${service.base}/api`;
   try {
@@ -211,4 +252,5 @@ profiles:
 }
 
 await programStart();
+await xServerStart();
 await idleSessionMemory();

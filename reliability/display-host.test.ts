@@ -4,6 +4,7 @@
  * no process of the session, no X socket or lock file and no session port is left.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canBind } from '../server/runners/port-pool.ts';
 import { call } from './support/http.ts';
@@ -47,8 +48,10 @@ afterAll(async () => {
 function xFiles(): string[] {
   const sockets = readdirSync('/tmp/.X11-unix', { withFileTypes: true }).map((e) => `socket ${e.name}`);
   const locks = readdirSync('/tmp').filter((name) => /^\.X\d+-lock$/.test(name));
+  // A sandboxed X server's socket, cookie and framebuffer folders (its lock is in its own /tmp).
+  const own = readdirSync(tmpdir()).filter((name) => name.startsWith('streamgate-x-'));
   const shared = readdirSync('/dev/shm').filter((name) => name.startsWith('streamgate-'));
-  return [...sockets, ...locks, ...shared].sort();
+  return [...sockets, ...locks, ...own, ...shared].sort();
 }
 
 /** Every live process in process group `pgid` (the host's group holds Xvfb, ffmpeg and the program). */

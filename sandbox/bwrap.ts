@@ -63,6 +63,13 @@ export interface SandboxSpec {
    * display host, outside, reaches the server's socket too.
    */
   sound?: string;
+  /**
+   * Host folders made for it (owned by `uid`), writable at the path given inside: an X server's socket and
+   * framebuffer folders (streamer/display/x-server.ts).
+   */
+  binds?: readonly { host: string; inside: string }[];
+  /** Read-only files of these bytes at the paths given inside (an X server's cookie). */
+  data?: readonly { inside: string; bytes: Buffer }[];
   /** The catalog's files it may read: `root` is the catalog's folder, `names` are relative to it. */
   files?: { root: string; names: readonly string[] };
   network: boolean;
@@ -185,6 +192,8 @@ export function sandboxLaunch(spec: SandboxSpec, system = systemLayout()): Sandb
     Object.assign(env, { DISPLAY: ':0', XAUTHORITY: `${SANDBOX_HOME}/.Xauthority` });
   }
   if (spec.sound) args.push('--bind', spec.sound, SANDBOX_SOUND_DIR);
+  for (const { host, inside } of spec.binds ?? []) args.push('--bind', host, inside);
+  for (const { inside, bytes } of spec.data ?? []) args.push('--ro-bind-data', fd(bytes), inside);
   if (spec.gpu) {
     args.push('--dev-bind-try', '/dev/dri', '/dev/dri');
     for (const name of gpuNodes()) args.push('--dev-bind', `/dev/${name}`, `/dev/${name}`);

@@ -94,6 +94,20 @@ export function captureFailure(reason: string): string {
   return `The picture could not be read from the display: ${reason}`;
 }
 
+/** The X server's reason for ending, if it comes within half a second; else the program's own. */
+function theDisplaysIfSoon(
+  exited: Promise<string>,
+  program: { code: number; reason: string },
+): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(program), 500);
+    void exited.then((reason) => {
+      clearTimeout(timer);
+      resolve({ code: 1, reason });
+    });
+  });
+}
+
 export async function startDisplayHost(
   options: StreamerOptions,
   program: Program,
@@ -103,16 +117,17 @@ export async function startDisplayHost(
 ): Promise<DisplayHost> {
   const scope = new Scope();
   return scope.run(async () => {
-    // The sandbox is made while the X server starts; a machine that cannot make one runs no program.
-    const [x, sandbox] = await Promise.all([
-      scope.adopt(
-        parts.startXServer(options.maxWidth, options.maxHeight, log, program.opengl ?? true),
-        (made) => made.stop(),
-      ),
-      scope.adopt(parts.prepareSandbox(options.sessionId, options.signalingPort, sandboxing), (made) =>
-        made.close(),
-      ),
-    ]);
+    // The sandbox first: the X server runs in it too, as the program's user and in its control group, so that
+    // what the program makes it keep (pixmaps, its CPU) counts against the program's limits. A machine that
+    // cannot make one runs neither.
+    const sandbox = await scope.adopt(
+      parts.prepareSandbox(options.sessionId, options.signalingPort, sandboxing),
+      (made) => made.close(),
+    );
+    const x = await scope.adopt(
+      parts.startXServer(options.maxWidth, options.maxHeight, log, program.opengl ?? true, sandbox),
+      (made) => made.stop(),
+    );
     const client = scope.use(await parts.connect(x.display, x.authFile), (made) => made.close());
     let size = { width: options.width, height: options.height, fps: options.fps };
     client.fit(size.width, size.height);
@@ -234,12 +249,8 @@ export async function startDisplayHost(
     );
     // A display that went away ends the capture's connection first: the X server's own reason, which comes a
     // moment later, says more.
-    const captureFailed = new Promise<string>((resolve) => capture.once('failed', resolve)).then(
-      (reason) =>
-        new Promise<string>((resolve) => {
-          const timer = setTimeout(() => resolve(captureFailure(reason)), 500);
-          void x.exited.then((exited) => (clearTimeout(timer), resolve(exited)));
-        }),
+    const captureFailed = new Promise<string>((resolve) => capture.once('failed', resolve)).then((reason) =>
+      theDisplaysIfSoon(x.exited, { code: 1, reason: captureFailure(reason) }),
     );
     capture.on('cursor', (image) => stream.broadcast((cursor = cursorMessage(image))));
     cursorInFrames = (on) => capture.cursorInFrames(on);
@@ -277,10 +288,12 @@ export async function startDisplayHost(
     };
 
     const done = Promise.race([
-      programEnded,
+      // A program whose display went away ends too, a moment before the X server's end is seen: the X server's
+      // reason (the display out of its memory, say) says more than the program's lost connection.
+      programEnded.then((ended) => (ended.code === 0 ? ended : theDisplaysIfSoon(x.exited, ended))),
       x.exited.then((reason) => ({ code: 1, reason })),
       neverStreams.then((reason) => ({ code: 1, reason })),
-      captureFailed.then((reason) => ({ code: 1, reason })),
+      captureFailed,
       stalled.then((reason) => ({ code: 1, reason: `The display host stopped streaming: ${reason}.` })),
     ]);
     return {

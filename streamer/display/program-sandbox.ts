@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
+import { feedPipes, pipesFor, sandboxLaunch, sessionUid, type SandboxSpec } from '../../sandbox/bwrap.ts';
 import {
   DEFAULT_LIMITS,
   findHierarchy,
@@ -48,6 +48,12 @@ export interface ProgramSandbox {
     display: { socket: string; authFile: string },
     soundDir?: string,
   ): ChildProcess;
+  /**
+   * Starts `command`, a server of the program's (its X server), in a sandbox of its own beside the program's: the
+   * same user, control group and filter, no network, and of the host only the folders and files given (`mounts`).
+   * stdout and stderr are piped.
+   */
+  spawnServer(command: string[], mounts: Pick<SandboxSpec, 'binds' | 'data'>): ChildProcess;
   /** Why the program ended, in words, from bwrap's exit status (128 + signal) and the memory limit's kills. */
   ending(
     code: number | null,
@@ -113,6 +119,25 @@ export async function prepareProgramSandbox(
       });
       const child = spawnIsolated(launch.file, launch.args, {
         stdio: ['ignore', 'inherit', 'pipe', ...pipesFor(launch.extra)],
+      });
+      feedPipes(child, launch.extra);
+      return child;
+    },
+    spawnServer(command, mounts) {
+      const launch = sandboxLaunch({
+        command,
+        env: {},
+        uid,
+        seccomp,
+        cgroup: group,
+        ...mounts,
+        network: false,
+        gpu: false,
+        // An X server needs a few MB of /tmp (its lock, the keymaps it compiles) and none of a home.
+        sizes: { tmp: 16, shm: 1, home: 1 },
+      });
+      const child = spawnIsolated(launch.file, launch.args, {
+        stdio: ['ignore', 'pipe', 'pipe', ...pipesFor(launch.extra)],
       });
       feedPipes(child, launch.extra);
       return child;

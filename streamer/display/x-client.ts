@@ -3,8 +3,11 @@
  * input through XTEST, the program's top-level windows fitted to the stream, and the text clipboard
  * both ways. One connection for everything: no process per event.
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { createConnection, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import x11 from 'x11';
+import fdpass from 'x11/lib/fdpass.js';
 import { Clipboard } from './clipboard.ts';
 import { isModifier } from './keysyms.ts';
 import { call } from './x-call.ts';
@@ -33,14 +36,31 @@ export async function openDisplay(
   options: { authFile?: string; shm?: object } = {},
 ): Promise<{ conn: X; X: X; root: number }> {
   const { authFile, shm } = options;
+  // A sandboxed X server is reached by its socket's path (x-server.ts), which the package takes as a stream.
+  const stream = display.startsWith('/') ? await socketTo(display) : undefined;
   const conn: X = await call((cb) => {
     const client = x11.createClient(
-      { display, ...(authFile ? { auth: cookieOf(authFile) } : {}), ...(shm ? { shm } : {}) },
+      {
+        display: stream ? ':0' : display,
+        ...(stream ? { stream } : {}),
+        ...(authFile ? { auth: cookieOf(authFile) } : {}),
+        ...(shm ? { shm } : {}),
+      },
       cb,
     );
     client.on('error', () => undefined);
   });
   return { conn, X: conn.client, root: conn.screen[0].root as number };
+}
+
+/**
+ * A connected stream to the X server's socket at `file`: one that can pass descriptors (the package's own, for
+ * MIT-SHM, capture.ts) where the runtime allows, else a plain one.
+ */
+async function socketTo(file: string): Promise<Duplex> {
+  const stream = (fdpass.connect(file, {}) as Socket | null) ?? createConnection(file);
+  await once(stream, 'connect');
+  return stream;
 }
 
 /** A connection to one display; `XClient.connect` makes it. */

@@ -7,8 +7,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
+  chownSync,
   closeSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -20,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import type { ProgramSandbox } from './program-sandbox.ts';
 import { sweepStaleSoundDirs } from './sound-leftovers.ts';
 import { xauthority } from './xauthority.ts';
 
@@ -67,7 +71,7 @@ export function framebufferOf(fd: number): Framebuffer | null {
 /** The directory for Xvfb's framebuffer file: memory (/dev/shm) where there is one, so nothing is written back to a disk. */
 function framebufferDir(): string {
   const shm = '/dev/shm';
-  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), 'streamgate-fb-'));
+  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), `streamgate-fb-${process.pid}-`));
 }
 
 /** The files an X server of display `n` leaves in /tmp when it is killed outright. */
@@ -103,7 +107,10 @@ export function sweepStaleDisplays(): string[] {
     }
     for (const name of names) {
       const full = path.join(dir, name);
-      if (inUse.some((line) => line.includes(full))) continue;
+      // A folder is its display host's while that host lives (it names it by its pid: its X server may not have
+      // started yet), or while a process names it.
+      const owner = Number(/^streamgate-(?:x|fb)-(\d+)-/.exec(name)?.[1]);
+      if ((owner > 0 && processExists(owner)) || inUse.some((line) => line.includes(full))) continue;
       rmSync(full, { recursive: true, force: true });
       removed.push(full);
     }
@@ -152,6 +159,21 @@ function commandLines(): string[] {
     .map((name) => readFileSafe(`/proc/${name}/cmdline`).split('\0').join(' '));
 }
 
+/** The first process named `name` (its `comm`) among `root`'s descendants, breadth first; undefined if none. */
+export function descendantNamed(root: number, name: string): number | undefined {
+  const queue = [root];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (next !== root && readFileSafe(`/proc/${next}/comm`).trim() === name) return next;
+    queue.push(
+      ...readFileSafe(`/proc/${next}/task/${next}/children`)
+        .split(' ')
+        .filter((word) => word !== '')
+        .map(Number),
+    );
+  }
+  return undefined;
+}
+
 /**
  * Opens the framebuffer file of the server that writes into `dir`, then removes the file and `dir`: the
  * server's mapping and this descriptor keep the pixels, and nothing is left behind however the two end.
@@ -181,7 +203,64 @@ export function lastWords(stderr: string): string {
   return lines.filter((line) => !/^unlink .*Xvfb_screen\d+ failed/.test(line)).pop() ?? lines.pop() ?? '';
 }
 
-/** Starts Xvfb at `width`x`height`; resolves once it accepts clients. */
+/**
+ * Where an X server runs: in its session's sandbox (program-sandbox.ts), as the session's user, in its control
+ * group, or, without one (tests of the capture, benches that compare), on the host as this process's user.
+ */
+export type XServerPlace = Pick<ProgramSandbox, 'uid' | 'spawnServer' | 'ending'>;
+
+/** Where a sandboxed X server finds its folders and cookie (its own /tmp holds its lock and compiled keymaps). */
+const INSIDE = { sockets: '/tmp/.X11-unix', framebuffer: '/run/x/fb', auth: '/run/x/Xauthority' };
+
+/**
+ * What an X server is given: its arguments, with the paths of its framebuffer folder and cookie where it sees
+ * them, and the host folder its sockets appear in.
+ */
+interface XLaunch {
+  child: ChildProcess;
+  socketDir: string;
+}
+
+/** Xvfb on the host, as this process's user: its socket in the machine's /tmp/.X11-unix. */
+function onHost(args: string[], fbDir: string, authFile: string): XLaunch {
+  const child = spawnIsolated('Xvfb', [...args, '-fbdir', fbDir, '-auth', authFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { child, socketDir: '/tmp/.X11-unix' };
+}
+
+/**
+ * Xvfb in the session's sandbox: it sees the system read-only, its framebuffer and socket folders (made here,
+ * owned by the session's user, mode 0700) and its cookie, nothing of the program's or the host's files, and no
+ * network. A font path a client sets can only name files it sees: /proc is its own, the program's /tmp is not
+ * there. Its socket is the only way in, reached by its path (no abstract socket: `-nolisten local`).
+ */
+function inSandbox(
+  args: string[],
+  dir: string,
+  fbDir: string,
+  authFile: string,
+  place: XServerPlace,
+): XLaunch {
+  const socketDir = path.join(dir, 'sockets');
+  mkdirSync(socketDir, { mode: 0o700 });
+  for (const own of [socketDir, fbDir]) chownSync(own, place.uid, place.uid);
+  // The session's user enters the folder to reach its sockets; the cookie file in it stays this user's.
+  chmodSync(dir, 0o711);
+  const child = place.spawnServer(
+    ['Xvfb', ...args, '-nolisten', 'local', '-fbdir', INSIDE.framebuffer, '-auth', INSIDE.auth],
+    {
+      binds: [
+        { host: socketDir, inside: INSIDE.sockets },
+        { host: fbDir, inside: INSIDE.framebuffer },
+      ],
+      data: [{ inside: INSIDE.auth, bytes: readFileSync(authFile) }],
+    },
+  );
+  return { child, socketDir };
+}
+
+/** Starts Xvfb at `width`x`height`, in `place` when given; resolves once it accepts clients. */
 export async function startXServer(
   width: number,
   height: number,
@@ -191,14 +270,14 @@ export async function startXServer(
    * a server's memory, which a program that draws without OpenGL (a terminal) never uses.
    */
   opengl = true,
+  place?: XServerPlace,
 ): Promise<XServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'streamgate-x-'));
+  const dir = mkdtempSync(path.join(tmpdir(), `streamgate-x-${process.pid}-`));
   const authFile = path.join(dir, 'Xauthority');
   writeFileSync(authFile, xauthority(randomBytes(16)), { mode: 0o600 });
   const fbDir = framebufferDir();
+  // -noreset: the server must outlive its last client (the encoder restarts on every resize).
   const args = [
-    '-fbdir',
-    fbDir,
     '-displayfd',
     '1',
     '-screen',
@@ -206,20 +285,31 @@ export async function startXServer(
     `${width}x${height}x24`,
     '-nolisten',
     'tcp',
-    '-auth',
-    authFile,
     ...(opengl ? [] : ['-extension', 'GLX']),
+    '-noreset',
+    '-dpi',
+    '96',
   ];
-  // -noreset: the server must outlive its last client (the encoder restarts on every resize).
-  const child: ChildProcess = spawnIsolated('Xvfb', [...args, '-noreset', '-dpi', '96'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  let launched: XLaunch;
+  try {
+    launched = place ? inSandbox(args, dir, fbDir, authFile, place) : onHost(args, fbDir, authFile);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(fbDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { child, socketDir } = launched;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<string>((resolve) => {
-    child.once('exit', (code, signal) =>
-      resolve(`the X server exited (${signal ?? code}): ${lastWords(stderr)}`),
-    );
+    child.once('exit', (code, signal) => {
+      // A sandboxed server ends as bwrap does, with 128 + the signal; the kernel kills it past the memory limit
+      // it shares with its program.
+      const ending = place?.ending(code, signal);
+      if (ending?.outOfMemory)
+        return resolve(`the display ${ending.outOfMemory} (its program's and its own)`);
+      resolve(`the X server exited (${ending?.signal ?? signal ?? code}): ${lastWords(stderr)}`);
+    });
     child.once('error', (error) => resolve(`the X server could not start: ${error.message}`));
   });
   const number = await new Promise<number>((resolve, reject) => {
@@ -244,12 +334,18 @@ export async function startXServer(
     throw error;
   });
   const framebuffer = openFramebuffer(fbDir);
-  const pid = child.pid as number;
-  log(`display :${number} (${width}x${height}) by Xvfb ${pid}`);
+  const pid = place
+    ? (descendantNamed(child.pid as number, 'Xvfb') ?? (child.pid as number))
+    : (child.pid as number);
+  log(
+    `display :${number} (${width}x${height}) by Xvfb ${pid}${place ? ` in a sandbox as user ${place.uid}` : ''}`,
+  );
   let stopping: Promise<void> | undefined;
+  const socket = path.join(socketDir, `X${number}`);
   return {
-    display: `:${number}`,
-    socket: `/tmp/.X11-unix/X${number}`,
+    // A sandboxed server's socket is reached by its path; the machine's display :N, by its number.
+    display: place ? socket : `:${number}`,
+    socket,
     authFile,
     pid,
     framebuffer,
@@ -262,7 +358,8 @@ export async function startXServer(
           await exited;
           clearTimeout(force);
         }
-        removeLeftovers(number, pid);
+        // A sandboxed server's lock and socket went with its own /tmp and its folder.
+        if (!place) removeLeftovers(number, pid);
         if (framebuffer) closeSync(framebuffer.fd);
         rmSync(dir, { recursive: true, force: true });
       })();
