@@ -101,15 +101,21 @@ describe('a display host whose start fails', () => {
       'stream server closed',
       'program got SIGTERM',
       'connection closed',
-      'sandbox closed',
       'X server stopped',
+      'sandbox closed',
     ]);
   });
 
-  it('when its X server cannot start, still closes the sandbox made beside it', async () => {
+  it('when its X server cannot start, still closes the sandbox it was to run in', async () => {
     const { parts, events } = fakeParts('startXServer');
     await expect(start(parts)).rejects.toThrow('startXServer failed');
     expect(events).toEqual(['sandbox made', 'sandbox closed']);
+  });
+
+  it('when its sandbox cannot be made, starts no X server (it would run in that sandbox)', async () => {
+    const { parts, events } = fakeParts('prepareSandbox');
+    await expect(start(parts)).rejects.toThrow('prepareSandbox failed');
+    expect(events).toEqual([]);
   });
 
   it('when its capture cannot start, stops the encoder too', async () => {
@@ -120,8 +126,8 @@ describe('a display host whose start fails', () => {
       'stream server closed',
       'program got SIGTERM',
       'connection closed',
-      'sandbox closed',
       'X server stopped',
+      'sandbox closed',
     ]);
   });
 
