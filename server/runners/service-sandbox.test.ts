@@ -2,7 +2,7 @@
  * Where no sandbox can be made, real programs are refused in one sentence and never run bare; the sample
  * application still runs. (What a sandbox holds is tested with real programs in reliability/sandbox.test.ts.)
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxKit } from '../../sandbox/availability.ts';
@@ -45,6 +45,18 @@ describe('ServiceSandbox', () => {
     expect(await readFile(file)).toEqual(kit.seccomp);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses real programs in words, and starts, where the filter cannot be written (a full disk)', async () => {
+    dir = await tempDataDir();
+    // The filter's place is taken by a folder: the write fails as it does on a full or read-only disk.
+    await mkdir(path.join(dir, 'sandbox', 'seccomp.bpf'), { recursive: true });
+    const kit = { hierarchy: { version: 2, bases: [] }, seccomp: Buffer.alloc(16, 1) } satisfies SandboxKit;
+    const sandbox = await ServiceSandbox.prepare(dir, kit);
+    expect(sandbox.refuses('Terminal')).toBe(
+      'Terminal cannot start: real programs run only in a sandbox, and the seccomp filter could not be written into the data directory (EISDIR).',
+    );
+    expect(sandbox.seccomp).toBeNull();
   });
 
   it('makes the manager answer a launch of a real program with a 503 that says why, and start nothing', async () => {

@@ -26,7 +26,16 @@ export class ServiceSandbox {
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await chmod(dir, PRIVATE_DIR_MODE);
     const seccompFile = path.join(dir, 'seccomp.bpf');
-    await writeFile(seccompFile, kit.seccomp, { mode: PRIVATE_FILE_MODE });
+    try {
+      await writeFile(seccompFile, kit.seccomp, { mode: PRIVATE_FILE_MODE });
+    } catch (error) {
+      // A full disk or a read-only data directory: the service runs, real programs are refused in words.
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      return new ServiceSandbox(
+        `the seccomp filter could not be written into the data directory (${code})`,
+        null,
+      );
+    }
     return new ServiceSandbox(null, { ...kit, seccompFile });
   }
 
