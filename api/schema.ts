@@ -113,7 +113,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's sessions, oldest first (every session for `admin`) - extension */
+        /**
+         * The caller's sessions, oldest first (every session for `admin`) - extension
+         * @description `state=live` (the default): sessions pending, ready or failed within the last 10 minutes, oldest first. `state=ended` (CONTRACT §22): sessions that ended or failed, kept at least 30 days, newest first, each with `ended_at`, `duration_s`, `end_cause` and, in `status.message`, why it ended in words. An admin sees everyone's and may name one person with `user`; anyone else may name only themselves.
+         */
         get: operations["listSessions"];
         put?: never;
         /**
@@ -251,6 +254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first - extension
+         * @description What people did and what happened to their sessions (CONTRACT §22): sign-in failures, launches, admin Tries, ends (and by whom), sessions that ended by themselves, tickets (their scope, never their value) and stops of sharing, from `<data dir>/audit.jsonl` and its rotated files. Filters add up. With `Accept: text/csv` the same events come as CSV (`time,user,action,session,detail`, the detail as JSON), for a download. Admins only.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -331,6 +354,11 @@ export interface components {
              */
             version: components["schemas"]["SemVer"] | "latest";
             arguments?: components["schemas"]["StreamArguments"];
+            /**
+             * @description `try`: an admin's Try of an application (the admin page), recorded as such in the audit log; the session is the same (extension).
+             * @enum {string}
+             */
+            purpose?: "launch" | "try";
         };
         TicketRequest: {
             /**
@@ -442,9 +470,10 @@ export interface components {
             /**
              * @description `failed` appears only in `GET /stream` lists (a failed session's own URL answers 410 with the reason
              *     for a while, then 404); `GET /stream/{session_id}` and `POST /stream` answer pending or ready.
+             *     `ended` appears only in `GET /stream?state=ended`, where `message` says why the session ended.
              * @enum {string}
              */
-            condition: "pending" | "ready" | "failed";
+            condition: "pending" | "ready" | "failed" | "ended";
             message: string;
             /** @description true when ready. */
             status: boolean;
@@ -473,6 +502,20 @@ export interface components {
             arguments?: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description When it ended or failed (`state=ended` lists only, extension).
+             */
+            ended_at?: string;
+            /** @description Seconds from `created_at` to `ended_at` (`state=ended` lists only, extension). */
+            duration_s?: number;
+            /**
+             * @description Why it ended (`state=ended` lists only, extension): ended by a person (`ended_by`), no viewer for its idle time, its maximum lifetime reached, its application quit, it failed, the service stopped, or the service could not save it. `status.message` says it in words.
+             * @enum {string}
+             */
+            end_cause?: "deleted" | "idle" | "lifetime" | "exited" | "failed" | "shutdown" | "unsaved";
+            /** @description Who ended it, when a person did (`end_cause` `deleted`, extension). */
+            ended_by?: string;
         };
         SessionList: {
             offset: number;
@@ -480,6 +523,31 @@ export interface components {
             /** @description Number of sessions the caller has in all. */
             count: number;
             items: components["schemas"]["Session"][];
+        };
+        /**
+         * @description `end`: a person ended a session (`user`; `detail.owner` when it was someone else's); `session-ended`: it ended by itself (`detail.cause`: failed, idle, lifetime, exited, shutdown, unsaved), under its owner.
+         * @enum {string}
+         */
+        AuditAction: "sign-in-failed" | "launch" | "admin-try" | "end" | "session-ended" | "ticket" | "stop-sharing";
+        AuditEvent: {
+            /** Format: date-time */
+            time: string;
+            /** @description Who did it; for `sign-in-failed` */
+            user: string;
+            action: components["schemas"]["AuditAction"];
+            /** @description The id of the session concerned */
+            session: string | null;
+            /** @description What else is worth knowing (application, version, profile, scope, cause, owner ...): short texts, numbers and true/false, never a secret. */
+            detail: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        AuditLog: {
+            /** @description Events in `items`. */
+            count: number;
+            /** @description More events match, older than the last one here; narrow the filters or raise `limit`. */
+            truncated: boolean;
+            items: components["schemas"]["AuditEvent"][];
         };
         HTTPError: {
             /** @description One sentence a person can act on. */
@@ -783,6 +851,9 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
+                state?: "live" | "ended";
+                /** @description Only this person's sessions; another person's name is for admins only (403). */
+                user?: string;
             };
             header?: never;
             path?: never;
@@ -1125,6 +1196,38 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this time: RFC 3339 with its offset (`2025-01-31T09:00:00Z`), or a date (`2025-01-31`, midnight UTC); anything else is a 422 at `since`. */
+                since?: string;
+                /** @description Only events of this person. */
+                user?: string;
+                action?: components["schemas"]["AuditAction"];
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest events that match, at most `limit`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLog"];
+                    "text/csv": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
         };
     };

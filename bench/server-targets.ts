@@ -17,6 +17,9 @@ const BASE_PORT = Number(process.env.BENCH_PORT ?? 18090);
 export const APP_PORT = BASE_PORT;
 export const BARE_PORT = BASE_PORT + 1;
 export const BARE_DURABLE_PORT = BASE_PORT + 3;
+/** The service with a tokens file and an identity provider, and the identity provider (a real OpenID provider). */
+export const SIGNED_IN_PORT = BASE_PORT + 5;
+export const ISSUER_PORT = BASE_PORT + 6;
 /** Ports of the sessions: the stand-in that holds the GPU takes one pair. */
 export const SESSION_PORTS = `${BASE_PORT + 190}-${BASE_PORT + 199}`;
 

@@ -1,7 +1,10 @@
 /**
  * Requests per second of the service against a bare node:http server that answers the same bytes, in
  * the same run: GET /api/cfg/apps/{id}, and POST /api/stream answered 202. Also the CPU time each
- * server spends per request, a figure that load from other programs on the machine disturbs less.
+ * server spends per request, a figure that load from other programs on the machine disturbs less. Last, the
+ * same GET with an access token of the site's identity provider (CONTRACT §22: a JWT, verified once and then
+ * remembered until it expires) against a static token of the tokens file, on one service that has both, with a
+ * real OpenID provider (test-support/oidc-issuer.ts) in this process.
  *
  * Run: `npm run bench -- server` (about 2 min; BENCH_PORT=<n> moves its ports from 18090). The service is the
  * real program (`server/main.ts`, bench/service.ts) with its settings in its environment, as a user runs it; the
@@ -21,6 +24,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import path from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { startService } from './service.ts';
 import { cpuSeconds, median } from './stats.ts';
 import {
@@ -28,10 +33,14 @@ import {
   BARE_DURABLE_PORT,
   BARE_PORT,
   CATALOG,
+  ISSUER_PORT,
   SESSION_PORTS,
+  SIGNED_IN_PORT,
   startReaper,
   type Canned,
 } from './server-targets.ts';
+import { hashToken } from '../server/auth/tokens.ts';
+import { startOidcIssuer } from '../test-support/oidc-issuer.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Enough connections to saturate a server whose answers wait on a timer or a disk write, not on the CPU.
@@ -47,6 +56,8 @@ const POST_PATH = '/api/stream';
 const POST_BODY = JSON.stringify({ id: 'usd-viewer', profile: 'default' });
 /** The service's requests per second against its reference's, for GET and for POST alike. */
 const TARGET_RATIO = 0.6;
+/** A GET with an access token (JWT) against the same GET with a static token (issue 32). */
+const JWT_TARGET_RATIO = 0.8;
 
 /** The bare server's CPU time so far, in microseconds. */
 function bareCpu(child: ChildProcess): Promise<number> {
@@ -91,10 +102,18 @@ interface Load {
   other: number;
 }
 
+/** What one load is sent to: a server, an address of it, and the headers of every request. */
+interface Target {
+  server: Server;
+  url: string;
+  headers?: string[];
+}
+
 /** One autocannon run in a process of its own; its JSON report read back. */
-function load(url: string, post: boolean, seconds: number): Promise<Load> {
+function load({ url, headers = [] }: Target, post: boolean, seconds: number): Promise<Load> {
   const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(CONNECTIONS)];
   args.push('-d', String(seconds));
+  for (const header of headers) args.push('-H', header);
   if (post) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', POST_BODY);
   args.push(url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -133,10 +152,10 @@ function combine(loads: Load[]): Load {
   };
 }
 
-async function round(server: Server, url: string, post: boolean): Promise<Load> {
-  const before = await server.cpu();
-  const result = await load(url, post, ROUND_S);
-  const after = await server.cpu();
+async function round(target: Target, post: boolean): Promise<Load> {
+  const before = await target.server.cpu();
+  const result = await load(target, post, ROUND_S);
+  const after = await target.server.cpu();
   return { ...result, cpuUs: (after - before) / Math.max(1, result.ok + result.other) };
 }
 
@@ -154,16 +173,22 @@ interface Comparison {
   spread: [number, number];
 }
 
-/** Both servers on one endpoint: a warm-up each, then alternating rounds. */
-async function compare(service: Server, bare: Server, post: boolean): Promise<Comparison> {
-  const path = post ? POST_PATH : GET_PATH;
-  await load(`${service.base}${path}`, post, WARMUP_S);
-  await load(`${bare.base}${path}`, post, WARMUP_S);
+/** The endpoint of the comparison (GET or POST) on `server`. */
+const endpoint = (server: Server, post: boolean, headers?: string[]): Target => ({
+  server,
+  url: `${server.base}${post ? POST_PATH : GET_PATH}`,
+  ...(headers ? { headers } : {}),
+});
+
+/** Two targets under one load: a warm-up each, then alternating rounds. */
+async function compare(ourTarget: Target, theirTarget: Target, post: boolean): Promise<Comparison> {
+  await load(ourTarget, post, WARMUP_S);
+  await load(theirTarget, post, WARMUP_S);
   const ours: Load[] = [];
   const theirs: Load[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    ours.push(await round(service, `${service.base}${path}`, post));
-    theirs.push(await round(bare, `${bare.base}${path}`, post));
+    ours.push(await round(ourTarget, post));
+    theirs.push(await round(theirTarget, post));
   }
   const ratios = ours.map((load, i) => load.rps / theirs[i]!.rps);
   return {
@@ -172,6 +197,37 @@ async function compare(service: Server, bare: Server, post: boolean): Promise<Co
     ratio: median(ratios),
     spread: [Math.min(...ratios), Math.max(...ratios)],
   };
+}
+
+/**
+ * The GET with an access token of a real OpenID provider against the GET with a static token, on a service that
+ * has both (its own, started here); what it started is stopped through `stops`.
+ */
+async function jwtAgainstStaticToken(stops: (() => Promise<void>)[]): Promise<Comparison> {
+  const issuer = await startOidcIssuer({ port: ISSUER_PORT });
+  stops.push(issuer.stop);
+  const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-tokens-'));
+  stops.push(() => rm(dir, { recursive: true, force: true }));
+  const staticToken = 'bench-static-token';
+  const tokensFile = path.join(dir, 'tokens.yaml');
+  await writeFile(
+    tokensFile,
+    `tokens:\n  - {user: alice, roles: [user], token_sha256: ${hashToken(staticToken)}}\n`,
+  );
+  const signedIn = await startService({
+    port: SIGNED_IN_PORT,
+    catalog: CATALOG,
+    env: { ...issuer.env(), STREAMGATE_TOKENS: tokensFile, STREAMGATE_PORT_RANGE: SESSION_PORTS },
+    credential: `Bearer ${staticToken}`,
+  });
+  stops.push(signedIn.stop);
+  const server: Server = { base: signedIn.base, cpu: async () => cpuSeconds(signedIn.pid) * 1e6 };
+  const jwt = await issuer.accessToken('alice');
+  return compare(
+    endpoint(server, false, [`authorization=Bearer ${jwt}`]),
+    endpoint(server, false, [`authorization=Bearer ${staticToken}`]),
+    false,
+  );
 }
 
 async function main(): Promise<void> {
@@ -216,9 +272,10 @@ async function main(): Promise<void> {
     const service: Server = { base, cpu: async () => cpuSeconds(app.pid) * 1e6 };
     const plain: Server = { base: `http://127.0.0.1:${BARE_PORT}`, cpu: () => bareCpu(bare) };
     const synced: Server = { base: `http://127.0.0.1:${BARE_DURABLE_PORT}`, cpu: () => bareCpu(bare) };
-    const get = await compare(service, plain, false);
-    const post = await compare(service, plain, true);
-    const durable = await compare(synced, plain, true);
+    const get = await compare(endpoint(service, false), endpoint(plain, false), false);
+    const post = await compare(endpoint(service, true), endpoint(plain, true), true);
+    const durable = await compare(endpoint(synced, true), endpoint(plain, true), true);
+    const signedIn = await jwtAgainstStaticToken(stops);
     const rows: [string, Comparison][] = [
       [`GET ${GET_PATH}`, get],
       [`POST ${POST_PATH} (202)`, post],
@@ -272,6 +329,17 @@ async function main(): Promise<void> {
     console.log(`GET ${GET_PATH}, ratio to bare: ${get.ratio.toFixed(2)} (${verdict(get.ratio)})`);
     console.log(
       `POST ${POST_PATH}, ratio to the bare server that syncs (**): ${postToSynced.toFixed(2)} (${verdict(postToSynced)})`,
+    );
+    const { ours: jwt, theirs: token, ratio, spread } = signedIn;
+    console.log(
+      `GET ${GET_PATH} on a service with a tokens file and an identity provider: ` +
+        `access token (JWT) ${jwt.rps.toFixed(0)} req/s (${jwt.cpuUs.toFixed(0)} us CPU/req, p99 ${jwt.p99} ms), ` +
+        `static token ${token.rps.toFixed(0)} req/s (${token.cpuUs.toFixed(0)} us CPU/req, p99 ${token.p99} ms)`,
+    );
+    if (jwt.other + token.other > 0) console.log(`  ${jwt.other + token.other} answers were not 2xx`);
+    console.log(
+      `  ratio JWT to static token: ${ratio.toFixed(2)} (range ${spread[0].toFixed(2)}-${spread[1].toFixed(2)}; ` +
+        `target >= ${JWT_TARGET_RATIO.toFixed(2)}: ${ratio >= JWT_TARGET_RATIO ? 'met' : 'not met'})`,
     );
   } finally {
     await cleanup();

@@ -57,6 +57,8 @@ export interface ServiceOptions {
   catalog: string;
   /** More settings (CONTRACT section 2), e.g. STREAMGATE_CAPACITY. */
   env?: Record<string, string>;
+  /** The `Authorization` of the readiness check, for a service with a tokens file; none by default. */
+  credential?: string;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -96,7 +98,8 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   };
   for (const started = Date.now(); Date.now() - started < 60_000; await sleep(50)) {
     if (child.exitCode !== null) break;
-    const answer = await fetch(`${base}/api/cfg/apps`).catch(() => undefined);
+    const headers = options.credential ? { authorization: options.credential } : undefined;
+    const answer = await fetch(`${base}/api/cfg/apps`, { headers }).catch(() => undefined);
     if (answer?.ok) return { base, pid: child.pid ?? 0, stop };
   }
   await stop();

@@ -5,8 +5,12 @@
 import fastifyCors from '@fastify/cors';
 import pino, { type DestinationStream } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { OidcVerifier } from './auth/oidc.ts';
 import type { TokenStore } from './auth/tokens.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { AuditLog } from './audit/audit-log.ts';
+import { auditSessionEnds } from './audit/session-ends.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { iconOrigins } from './catalog/icons.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
@@ -33,14 +37,21 @@ import type { SessionManager } from './sessions/types.ts';
 export interface AppDeps {
   catalog: Catalog;
   manager: SessionManager;
-  /** null: no authentication. */
+  /** null, and no `oidc` either: no authentication. */
   tokens: TokenStore | null;
+  /** The site's identity provider, discovered at start (CONTRACT §22); null or absent: none. */
+  oidc?: OidcVerifier | null;
   /** Node process metrics (event loop, memory) in /metrics; off in tests, where apps share one process. */
   processMetrics?: boolean;
   /** Where JSON log lines go; standard output by default. */
   logStream?: DestinationStream;
   /** The door (CONTRACT §21): its relay and media door; absent: signaling through the service, no relay. */
   door?: Door;
+  /**
+   * The audit log (CONTRACT §22), which its owner closes after the manager has stopped (so that the sessions a
+   * stop ends are in it); absent: one in the data directory, flushed when the app closes.
+   */
+  audit?: AuditLog;
 }
 
 /**
@@ -110,11 +121,21 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   }
   await app.register(securityHeaders, {
     publicHost: config.publicHost,
-    extraConnect: config.cspConnect ?? [],
+    // The portal signs people in with the identity provider's endpoints.
+    extraConnect: [...(config.cspConnect ?? []), ...(deps.oidc?.connectOrigins ?? [])],
+    frameSources: deps.oidc?.frameOrigins ?? [],
     imageSources: iconOrigins(deps.catalog),
   });
-  await app.register(auth, { tokens: deps.tokens });
   const { catalog, manager } = deps;
+  // Before the auth hook, which records failed sign-ins in it.
+  const audit =
+    deps.audit ??
+    new AuditLog(config.dataDir, {
+      onError: (error) => app.log.error({ err: error.message }, 'Could not write the audit log'),
+    });
+  if (!deps.audit) app.addHook('onClose', () => audit.close());
+  auditSessionEnds(manager, audit);
+  await app.register(auth, { tokens: deps.tokens, oidc: deps.oidc ?? null, audit });
   const door = deps.door ?? new Door(config.door ?? loadDoorConfig({}), null, null, config.publicHost);
   await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false, door });
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -130,14 +151,19 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     userLimit: config.userLimit ?? null,
     stillDir: stillDirOf(config.dataDir),
     door,
+    audit,
   });
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog, door });
+  await app.register(auditRoutes, { prefix: '/api', audit });
   await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
   await app.register(portal, {
     staticDir: config.staticDir,
     allowedMethods,
     ...(config.door ? { signaling: config.door.signaling } : {}),
+    ...(config.oidc
+      ? { auth: { issuer: config.oidc.issuer, client_id: config.oidc.clientId, scopes: config.oidc.scopes } }
+      : {}),
   });
   await app.ready();
   return app;

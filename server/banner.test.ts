@@ -60,4 +60,15 @@ describe('start-up banner', () => {
       "  sessions  Slurm jobs (Slurm's queue is the queue), shared through /shared/streamgate; state in .streamgate",
     );
   });
+
+  it('says who may use the service: people signed in at the identity provider, and holders of tokens', () => {
+    const oidc = { issuer: 'https://login.example.org/realms/site' };
+    expect(banner({ ...info, oidc })).toContain(
+      '  access    people signed in at https://login.example.org/realms/site\n',
+    );
+    expect(banner({ ...info, oidc, tokensPath: '/etc/streamgate/tokens.yaml' })).toContain(
+      '  access    people signed in at https://login.example.org/realms/site, and tokens from ' +
+        '/etc/streamgate/tokens.yaml',
+    );
+  });
 });

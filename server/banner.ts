@@ -14,6 +14,8 @@ export interface BannerInfo {
   queueLimit: number;
   dataDir: string;
   tokensPath: string | null;
+  /** Sign-in with the site's identity provider (CONTRACT §22); absent: none. */
+  oidc?: { issuer: string };
   /** Where sessions run: this machine (default), or Slurm jobs (their shared directory). */
   slurmDir?: string;
   /** A person is watching: say how to stop it. */
@@ -42,11 +44,18 @@ export function banner(info: BannerInfo): string {
     info.slurmDir
       ? `  sessions  Slurm jobs (Slurm's queue is the queue), shared through ${shown(info.slurmDir)}; state in ${shown(info.dataDir)}`
       : `  sessions  ${info.capacity} at once, ${info.queueLimit} waiting; state in ${shown(info.dataDir)}`,
-    `  access    ${info.tokensPath ? `tokens from ${shown(info.tokensPath)}` : 'no tokens file: anyone who reaches the address'}`,
+    `  access    ${access(info)}`,
   ];
   if (info.door) lines.push(`  door      ${doorLine(info.door)}`);
   if (info.terminal) lines.push('Ctrl-C stops the service and every application it started.');
   return lines.join('\n');
+}
+
+/** Who may use the service: people signed in at the identity provider, holders of tokens, or anyone. */
+function access(info: BannerInfo): string {
+  const tokens = info.tokensPath ? `tokens from ${shown(info.tokensPath)}` : null;
+  if (!info.oidc) return tokens ?? 'no tokens file: anyone who reaches the address';
+  return `people signed in at ${info.oidc.issuer}${tokens ? `, and ${tokens}` : ''}`;
 }
 
 /** How viewers get in, in one line: signaling through the service, and the relay or why there is none. */

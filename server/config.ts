@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { loadDoorConfig, type DoorConfig } from './door/door-config.ts';
+import { loadOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 
 export { ConfigError };
@@ -15,8 +16,13 @@ export interface ServiceConfig {
   host: string;
   catalogPath: string;
   dataDir: string;
-  /** Tokens file; null means no authentication (every caller is `anonymous` with every role). */
+  /**
+   * Tokens file; null, and no `oidc` either, means no authentication (every caller is `anonymous` with every
+   * role).
+   */
   tokensPath: string | null;
+  /** Sign-in with the site's identity provider (STREAMGATE_OIDC_*, CONTRACT §22); absent: none. */
+  oidc?: OidcSettings;
   publicHost: string;
   portRange: { first: number; last: number };
   capacity: number;
@@ -193,10 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   if (host === '') throw new ConfigError('HOST is empty; use an address such as 127.0.0.1.');
   const tokensPath = env.STREAMGATE_TOKENS?.trim() ? path.resolve(env.STREAMGATE_TOKENS.trim()) : null;
   const allowAnonymous = flag(env, 'STREAMGATE_ALLOW_ANONYMOUS');
-  if (!isLoopback(host) && tokensPath === null && !allowAnonymous) {
+  const oidc = loadOidcSettings(env);
+  if (!isLoopback(host) && tokensPath === null && oidc === null && !allowAnonymous) {
     throw new ConfigError(
       `HOST=${host} is reachable from other machines but STREAMGATE_TOKENS is not set: ` +
-        'set a tokens file, or STREAMGATE_ALLOW_ANONYMOUS=1 to allow anyone.',
+        'set a tokens file or an identity provider (STREAMGATE_OIDC_ISSUER), or STREAMGATE_ALLOW_ANONYMOUS=1 to allow anyone.',
     );
   }
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     catalogPath: path.resolve(env.STREAMGATE_CATALOG?.trim() || path.join(repoRoot, 'catalog.yaml')),
     dataDir,
     tokensPath,
+    ...(oidc ? { oidc } : {}),
     publicHost,
     portRange: portRange(env),
     capacity: integer(env, 'STREAMGATE_CAPACITY', 2, 1, 1024),

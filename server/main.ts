@@ -7,12 +7,14 @@ import { buildApp } from './app.ts';
 import { prepareAppBundles } from './runners/app-bundles.ts';
 import { repoRoot } from './runners/local-runner.ts';
 import { banner } from './banner.ts';
+import { OidcVerifier } from './auth/oidc.ts';
 import { TokenStore, TokensError } from './auth/tokens.ts';
 import { CatalogError, loadCatalog } from './catalog/load-catalog.ts';
 import { ConfigError, loadConfig, portalOrigins } from './config.ts';
 import { logDestination } from './log-output.ts';
 import { warmTargets } from './catalog/queries.ts';
 import { createSessionManager } from './sessions/manager.ts';
+import { AuditLog } from './audit/audit-log.ts';
 import { ServiceSandbox } from './runners/service-sandbox.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const catalog = await loadCatalog(config.catalogPath);
   const tokens = config.tokensPath ? await TokenStore.load(config.tokensPath) : null;
+  // The identity provider's discovery document and keys, read now: start-up stops with one sentence when not.
+  const oidc = config.oidc ? await OidcVerifier.discover(config.oidc) : null;
   // Found before anything starts: real programs run sandboxed, or are refused with this sentence.
   const sandbox = await ServiceSandbox.prepare(config.dataDir, await findSandboxKit());
   // The app's logger exists only once the app is built, and the app needs the manager first.
@@ -83,6 +87,10 @@ async function main(): Promise<void> {
     logger,
     runner,
   );
+  // Closed after the manager has stopped: the sessions a stop ends are audited too.
+  const audit = new AuditLog(config.dataDir, {
+    onError: (error) => logger.error({ err: error.message }, 'Could not write the audit log'),
+  });
   const logStream = logDestination();
   // The door opens before the app exists (the app serves it): its lines wait for the app's logger.
   const doorSink: { log?: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'> } = {};
@@ -105,6 +113,8 @@ async function main(): Promise<void> {
     catalog,
     manager,
     tokens,
+    oidc,
+    audit,
     processMetrics: true,
     door: opened.door,
     ...(logStream ? { logStream } : {}),
@@ -133,6 +143,7 @@ async function main(): Promise<void> {
       } finally {
         await opened.close().catch(() => undefined);
         await manager.stop();
+        await audit.close();
         // Every application has stopped: no still is left to show (those adopted at start included).
         await tidyStills(stills, () => false).catch(() => undefined);
       }
@@ -158,6 +169,7 @@ async function main(): Promise<void> {
   } catch (error) {
     await opened.close().catch(() => undefined);
     await manager.stop();
+    await audit.close();
     throw error;
   }
   const address = app.server.address();

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.ts';
+import { AuditLog } from '../server/audit/audit-log.ts';
+import { OidcVerifier } from '../server/auth/oidc.ts';
 import { hashToken, TokenStore } from '../server/auth/tokens.ts';
 import { parseCatalog } from '../server/catalog/load-catalog.ts';
 import type { ServiceConfig } from '../server/config.ts';
@@ -85,6 +87,8 @@ export interface TestAppOptions {
   dataDir?: string;
   staticDir?: string;
   config?: Partial<ServiceConfig>;
+  /** The identity provider's verifier; by default, discovered from `config.oidc` when that is set. */
+  oidc?: OidcVerifier;
 }
 
 export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
@@ -126,7 +130,10 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     staticDir: options.staticDir ?? path.join(dataDir, 'no-portal'),
     ...options.config,
   });
-  const app = await buildApp(config, { catalog, manager, tokens });
+  const oidc = options.oidc ?? (config.oidc ? await OidcVerifier.discover(config.oidc) : null);
+  // Closed after the manager, as the service does: the sessions its stop ends are audited too.
+  const audit = new AuditLog(dataDir);
+  const app = await buildApp(config, { catalog, manager, tokens, oidc, audit });
   return {
     app,
     manager,
@@ -134,6 +141,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     async close(keepData = false) {
       await app.close();
       await manager.stop();
+      await audit.close();
       if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };

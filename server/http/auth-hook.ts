@@ -3,12 +3,18 @@
  * FastAPI's bearer dependency does: a missing or unknown token is a 403 before the request is even
  * validated. An address that presented too many wrong credentials gets a 429 instead, before its
  * credential is looked at (auth-throttle.ts).
+ *
+ * A credential that looks like a JWT is an access token of the site's identity provider when one is set
+ * (CONTRACT §22, auth/oidc.ts): one verified before is answered at once, a new one after its verification.
+ * Everything else, and a JWT the provider refuses, is looked up in the tokens file as before.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerJwt, type OidcVerifier } from '../auth/oidc.ts';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
 import { DomainError, NOT_AUTHENTICATED } from '../errors.ts';
 import { AuthThrottle } from './auth-throttle.ts';
+import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,18 +37,50 @@ const PUBLIC = [
 const METRICS = '/metrics';
 
 export interface AuthOptions {
-  /** null: no authentication (every caller is `anonymous` with every role). */
+  /** null, and no `oidc` either: no authentication (every caller is `anonymous` with every role). */
   tokens: TokenStore | null;
+  /** The site's identity provider (CONTRACT §22); null or absent: none. */
+  oidc?: OidcVerifier | null;
   /** Counts failed authentications per client address; a new one by default. */
   throttle?: AuthThrottle;
+  /** Where failed sign-ins are recorded (CONTRACT §22); none by default. */
+  audit?: Audit;
+}
+
+/** What a refusal is recorded with: the address and the kind of credential, never the credential. */
+interface Failure {
+  audit: Audit;
+  credential: 'token' | 'access token';
+}
+
+/** Lets the request through as `principal`, or refuses it and counts the failure against its address. */
+function settle(
+  request: FastifyRequest,
+  principal: Principal | null,
+  throttle: AuthThrottle,
+  done: HookHandlerDoneFunction,
+  failure: Failure,
+): void {
+  if (!principal) {
+    throttle.failed(request.ip);
+    failure.audit.record({
+      action: 'sign-in-failed',
+      user: '(unknown)',
+      detail: { address: request.ip, kind: failure.credential },
+    });
+    return done(new DomainError(403, NOT_AUTHENTICATED));
+  }
+  request.principal = principal;
+  done();
 }
 
 /** The hook, for the whole app (fastify-plugin): every route registered after it has its caller resolved. */
 const authPlugin: FastifyPluginAsync<AuthOptions> = async (
   app,
-  { tokens, throttle = new AuthThrottle() },
+  { tokens, oidc = null, throttle = new AuthThrottle(), audit = NO_AUDIT },
 ) => {
   app.decorateRequest('principal', null as unknown as Principal);
+  if (oidc) oidc.log = app.log.child({ component: 'sign-in' });
   // Callback style rather than async: this runs on every request, and a promise per hook costs.
   app.addHook('onRequest', (request, _reply, done) => {
     // The matched route, not the URL: an address that is no endpoint is a 404 for everyone, as in
@@ -50,7 +88,7 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (
     const route = request.routeOptions.url ?? '';
     const guarded = route === METRICS || (route.startsWith('/api/') && !PUBLIC.some((re) => re.test(route)));
     if (!guarded) return done();
-    if (tokens === null) {
+    if (tokens === null && oidc === null) {
       request.principal = ANONYMOUS;
       return done();
     }
@@ -59,13 +97,25 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (
     if (!credential) return done(new DomainError(403, NOT_AUTHENTICATED));
     const refusal = throttle.refusal(request.ip, request.log);
     if (refusal) return done(refusal);
-    const principal = tokens.authenticate(credential);
-    if (!principal) {
-      throttle.failed(request.ip);
-      return done(new DomainError(403, NOT_AUTHENTICATED));
+    const jwt = oidc ? bearerJwt(credential) : null;
+    const failure: Failure = { audit, credential: jwt === null ? 'token' : 'access token' };
+    if (oidc === null || jwt === null) {
+      return settle(request, tokens?.authenticate(credential) ?? null, throttle, done, failure);
     }
-    request.principal = principal;
-    done();
+    const checked = oidc.check(jwt);
+    // Verified before: answered now, as a static token is.
+    if (!(checked instanceof Promise)) return settle(request, checked, throttle, done, failure);
+    checked.then(
+      (principal) => settle(request, principal, throttle, done, failure),
+      (error: unknown) => {
+        // What is wrong, never the token: an admin setting up the provider learns why it is refused.
+        request.log.info(
+          { reason: (error as Error).message },
+          'an access token of the identity provider was refused',
+        );
+        settle(request, tokens?.authenticate(credential) ?? null, throttle, done, failure);
+      },
+    );
   });
 };
 

@@ -23,6 +23,8 @@ export interface PortalOptions {
   allowedMethods?: (path: string) => string[];
   /** The service's STREAMGATE_SIGNALING, which the portal's config.json carries as `signaling` (CONTRACT §21). */
   signaling?: string;
+  /** Sign-in with the site's identity provider, which config.json carries as `auth` (CONTRACT §22). */
+  auth?: { issuer: string; client_id: string; scopes: string };
 }
 
 /**
@@ -48,9 +50,13 @@ const portalPlugin: FastifyPluginAsync<PortalOptions> = async (app, options) => 
   });
 
   const built = existsSync(path.join(staticDir, 'index.html'));
-  // The built portal's config.json with the service's signaling setting in it: one setting for both sides.
-  if (built && options.signaling !== undefined) {
-    const { signaling } = options;
+  // The built portal's config.json with the service's signaling and sign-in settings in it: one setting for
+  // both sides.
+  if (built && (options.signaling !== undefined || options.auth !== undefined)) {
+    const settings = {
+      ...(options.signaling !== undefined ? { signaling: options.signaling } : {}),
+      ...(options.auth ? { auth: options.auth } : {}),
+    };
     app.get('/config.json', async (_request, reply) => {
       const text = await readFile(path.join(staticDir, 'config.json'), 'utf8').catch(() => '{}');
       let served: Record<string, unknown> = {};
@@ -61,7 +67,7 @@ const portalPlugin: FastifyPluginAsync<PortalOptions> = async (app, options) => 
       } catch {
         // A broken file is served as the defaults: the portal falls back the same way.
       }
-      return reply.header('cache-control', 'no-store').send({ ...served, signaling });
+      return reply.header('cache-control', 'no-store').send({ ...served, ...settings });
     });
   }
   if (built) {

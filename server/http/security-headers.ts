@@ -13,6 +13,8 @@ export interface SecurityHeaderOptions {
   extraConnect: string[];
   /** Origins of the catalog's icon URLs, for img-src: the catalog's author chose them. */
   imageSources?: string[];
+  /** Origins the portal may frame: the identity provider's, for silent renewal of sign-in (CONTRACT §22). */
+  frameSources?: string[];
 }
 
 /** The portal's Content-Security-Policy. */
@@ -28,6 +30,7 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
     `connect-src ${connect.join(' ')}`,
     ["img-src 'self' data: blob:", ...(options.imageSources ?? [])].join(' '),
     "media-src 'self' blob:",
+    ...(options.frameSources?.length ? [["frame-src 'self'", ...options.frameSources].join(' ')] : []),
     "font-src 'self' data:",
     "object-src 'none'",
     "base-uri 'self'",

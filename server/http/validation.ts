@@ -77,6 +77,12 @@ function toIssue(error: ErrorObject, base: Loc): ValidationIssue | null {
         msg: `String should have at most ${String(p.limit)} characters`,
         type: 'string_too_long',
       };
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[]).map((v) => `'${String(v)}'`);
+      const words =
+        allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
+      return { loc: at, msg: `Input should be ${words}`, type: 'enum' };
+    }
     case 'maxItems':
       return { loc: at, msg: `List should have at most ${String(p.limit)} items`, type: 'too_long' };
     case 'minimum':

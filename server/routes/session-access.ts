@@ -29,6 +29,18 @@ export const requireSessions = before((request) => {
   }
 });
 
+/**
+ * Whose sessions a list shows: an admin's, everyone's or the person named in `user`; anyone else's, their own,
+ * and naming another person is a 403.
+ */
+export function ownerFilter(request: FastifyRequest, user: string | undefined): string | null {
+  if (isAdmin(request.principal)) return user ?? null;
+  if (user !== undefined && user !== request.principal.user) {
+    throw forbidden("Only administrators may list other people's sessions.");
+  }
+  return request.principal.user;
+}
+
 /** The sessions of `manager` as the caller may see them. */
 export interface SessionAccess {
   /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */

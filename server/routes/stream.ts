@@ -3,8 +3,9 @@
  * contract, so that its handler gets checked values; routes resolve the catalog and check who may see
  * what, and the session manager owns the processes and ports.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { components } from '../../api/schema.ts';
+import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 import { isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
 import { launchArguments, resolveLaunch } from '../catalog/queries.ts';
@@ -12,8 +13,10 @@ import { checkArguments } from '../http/argument-limits.ts';
 import { contractRoute } from '../http/contract.ts';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
 import { enforceUserLimit } from '../http/user-limit.ts';
-import type { SessionManager, SessionRecord } from '../sessions/types.ts';
-import { before, requireSessions, sessionAccess } from './session-access.ts';
+import { lastedSeconds } from '../sessions/ended-sessions.ts';
+import type { EndedSession, SessionManager, SessionRecord } from '../sessions/types.ts';
+import { before, ownerFilter, requireSessions, sessionAccess } from './session-access.ts';
+import { launchDetail, sessionEvent } from './session-audit.ts';
 import { stillRoutes } from './still.ts';
 import { ticketRoutes } from './tickets.ts';
 import type { Door } from '../door/door.ts';
@@ -47,6 +50,30 @@ export function sessionBody(record: SessionRecord, publicHost: string): componen
   return body;
 }
 
+/**
+ * A past session (`GET /stream?state=ended`, CONTRACT §22): what it ran, for whom, from when to when, and
+ * why it ended, in words in `status.message`.
+ */
+export function endedBody(ended: EndedSession): components['schemas']['Session'] {
+  return {
+    id: ended.id,
+    status: {
+      condition: ended.cause === 'failed' ? 'failed' : 'ended',
+      message: ended.reason,
+      status: false,
+    },
+    app: ended.appId,
+    version: ended.version,
+    profile: ended.profileId,
+    created_at: ended.createdAt,
+    user: ended.owner,
+    ended_at: ended.endedAt,
+    duration_s: lastedSeconds(ended),
+    end_cause: ended.cause,
+    ...(ended.endedBy === undefined ? {} : { ended_by: ended.endedBy }),
+  };
+}
+
 /** What the /stream routes use; the plugin is registered under the app's /api prefix. */
 export interface StreamRoutesOptions {
   catalog: Catalog;
@@ -61,11 +88,14 @@ export interface StreamRoutesOptions {
   stillDir?: string | null;
   /** The door, whose TURN relays a ticket reply carries (CONTRACT §21); absent: none. */
   door?: Door;
+  /** Where launches, ends, tickets and stops of sharing are recorded (CONTRACT §22); absent: nowhere. */
+  audit?: Audit;
 }
 
 /** The /stream routes, and the tickets and stills of a session beside them. */
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app, options) => {
   const { catalog, manager, publicHost, limiter = null, userLimit = null, stillDir = null } = options;
+  const { audit = NO_AUDIT } = options;
   const access = sessionAccess(manager);
 
   contractRoute(app, 'createSession', {
@@ -87,6 +117,9 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
         arguments: args,
         ...target,
       });
+      // An admin's Try (the admin page) is told apart from a person's launch in the audit log.
+      const action = body.purpose === 'try' && isAdmin(request.principal) ? 'admin-try' : 'launch';
+      audit.record(sessionEvent(request, action, record, launchDetail(record)));
       // A session that failed while we waited still answers 202: its first poll gives the 410 and the reason.
       return reply.code(record.state === 'ready' ? 200 : 202).send(sessionBody(record, publicHost));
     },
@@ -95,9 +128,13 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
   contractRoute(app, 'listSessions', {
     preValidation: requireSessions,
     handler: async (request) => {
-      // Both are there: the contract's defaults fill them in.
-      const { offset, limit } = request.query as Required<typeof request.query>;
-      const owner = isAdmin(request.principal) ? null : request.principal.user;
+      // The contract's defaults fill these in.
+      const { offset, limit, state } = request.query as Required<typeof request.query>;
+      const owner = ownerFilter(request, request.query.user);
+      if (state === 'ended') {
+        const page = manager.endedSessions(owner, offset, limit);
+        return { offset, limit, count: page.count, items: page.items.map(endedBody) };
+      }
       const page = manager.list(owner, offset, limit);
       return { offset, limit, count: page.count, items: page.items.map((r) => sessionBody(r, publicHost)) };
     },
@@ -111,10 +148,17 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
     },
   });
 
+  /** Ends a session the caller may end, and records by whom. */
+  async function end(request: FastifyRequest, id: string): Promise<void> {
+    const record = access.owned(request, id);
+    await manager.end(record.id, request.principal.user);
+    audit.record(sessionEvent(request, 'end', record, launchDetail(record)));
+  }
+
   contractRoute(app, 'deleteSession', {
     preValidation: requireSessions,
     handler: async (request, reply) => {
-      await manager.end(access.owned(request, request.params.session_id).id);
+      await end(request, request.params.session_id);
       return reply.code(204).send();
     },
   });
@@ -122,11 +166,16 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
   contractRoute(app, 'deleteSessionByBody', {
     preValidation: requireSessions,
     handler: async (request, reply) => {
-      await manager.end(access.owned(request, request.body.id).id);
+      await end(request, request.body.id);
       return reply.code(204).send();
     },
   });
 
-  await app.register(ticketRoutes, { manager, access, ...(options.door ? { door: options.door } : {}) });
+  await app.register(ticketRoutes, {
+    manager,
+    access,
+    audit,
+    ...(options.door ? { door: options.door } : {}),
+  });
   if (stillDir !== null) await app.register(stillRoutes, { stillDir, access });
 };

@@ -5,10 +5,12 @@
  * endpoint.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 import { notFound } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import { requireSessions, type SessionAccess } from './session-access.ts';
+import { sessionEvent } from './session-audit.ts';
 import type { Door } from '../door/door.ts';
 
 export interface TicketRoutesOptions {
@@ -17,11 +19,13 @@ export interface TicketRoutesOptions {
   access: SessionAccess;
   /** Mints the TURN relays a ticket's viewer may use (CONTRACT §21); absent: none. */
   door?: Door;
+  /** Where tickets (their scope, never their value) and stops of sharing are recorded; absent: nowhere. */
+  audit?: Audit;
 }
 
 export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
   app,
-  { manager, access, door },
+  { manager, access, door, audit = NO_AUDIT },
 ) => {
   /**
    * The session is looked at before the body or the query: a caller who may not use it learns 403, 404 or 410
@@ -46,6 +50,9 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
       const { scope, ttl_s } = request.body;
       const issued = await manager.issueTicket(record.id, scope, ttl_s);
       if (!issued) throw ended();
+      audit.record(
+        sessionEvent(request, 'ticket', record, { scope: issued.scope, expires_at: issued.expires_at }),
+      );
       // Relays named by the host this request reached, so that a viewer that has them before its offer
       // gathers relay candidates at once.
       const servers = door?.iceServers(record.id, request.headers.host) ?? [];
@@ -59,7 +66,12 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
     attachValidation: true,
     handler: async (request, reply) => {
       // The query names only `scope=watch`, which the contract checks.
-      if (!(await manager.stopSharing(liveSession(request).id))) throw ended();
+      const record = liveSession(request);
+      const stopped = await manager.stopSharing(record.id);
+      if (!stopped) throw ended();
+      audit.record(
+        sessionEvent(request, 'stop-sharing', record, { watchers_dropped: stopped.watchersDropped }),
+      );
       return reply.code(204).send();
     },
   });

@@ -19,7 +19,8 @@ import { resolveOptions, type ResolvedOptions } from './options.ts';
 import { openPrivateDir } from '../private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
-import { label } from './session-messages.ts';
+import { endMessage, label } from './session-messages.ts';
+import { EndedSessions } from './ended-sessions.ts';
 import { restoreSessions } from './session-restore.ts';
 import { ServiceLock } from './service-lock.ts';
 import { issueTicket, stopSharing, tellSharingStopped, type Sharing } from './sharing.ts';
@@ -29,6 +30,8 @@ import { WarmPool } from './warm-pool.ts';
 import {
   QueueFullError,
   StateWriteError,
+  type EndCause,
+  type EndedSession,
   type SessionLogger,
   type SessionManager,
   type SessionManagerOptions,
@@ -52,6 +55,9 @@ export function createSessionManager(
 class Manager implements SessionManager {
   private readonly held: Holdings;
   private readonly store: SessionRepository<PersistedSession>;
+  /** Sessions that ended or failed, for the list of past sessions (CONTRACT §22). */
+  private readonly past: EndedSessions;
+  private readonly endListeners: ((ended: EndedSession) => void)[] = [];
   private readonly lock: ServiceLock;
   private readonly warmPool: WarmPool;
   private readonly services: SessionServices;
@@ -75,6 +81,9 @@ class Manager implements SessionManager {
       key: (saved) => saved.record.id,
       encode: sessionEncoder(),
       onWriteError: (error) => logger.error({ err: error.message }, 'Could not save the session state'),
+    });
+    this.past = new EndedSessions(options.dataDir, {
+      onError: (error) => logger.error({ err: error.message }, 'Could not save the ended sessions'),
     });
     this.services = {
       runner,
@@ -106,6 +115,15 @@ class Manager implements SessionManager {
     await this.lock.acquire();
     this.tickets ??= await ViewerTickets.open(this.options.dataDir);
     await this.runner.open();
+    // Before the restore, which may find sessions that failed while the service was down.
+    await this.past
+      .load()
+      .catch((error: Error) =>
+        this.logger.error(
+          { err: error.message },
+          'Could not read the ended sessions; the list starts afresh',
+        ),
+      );
     const loaded = await this.store.load();
     this.restoring = true;
     const restored = restoreSessions(loaded, {
@@ -166,8 +184,18 @@ class Manager implements SessionManager {
     return this.held.list(owner, offset, limit);
   }
 
-  end(id: string): Promise<void> {
-    return this.held.sessions.get(id)?.end() ?? Promise.resolve();
+  end(id: string, by?: string): Promise<void> {
+    const session = this.held.sessions.get(id);
+    if (!session) return Promise.resolve();
+    return by === undefined ? session.end() : session.end('deleted', by);
+  }
+
+  endedSessions(owner: string | null, offset: number, limit: number) {
+    return this.past.list(owner, offset, limit);
+  }
+
+  onEnded(listener: (ended: EndedSession) => void): void {
+    this.endListeners.push(listener);
   }
 
   activeCount(owner: string): number {
@@ -197,7 +225,10 @@ class Manager implements SessionManager {
     this.stopped = true;
     clearInterval(this.ticker);
     const { sessions, queue } = this.held;
-    for (const session of queue.splice(0)) sessions.delete(session.id);
+    for (const session of queue.splice(0)) {
+      sessions.delete(session.id);
+      this.ended(session, 'shutdown');
+    }
     const live = [...sessions.values()].filter((session) => session.phase !== 'failed');
     await Promise.all(live.map((session) => session.end()));
     await this.runner.close();
@@ -205,6 +236,7 @@ class Manager implements SessionManager {
     for (const session of sessions.values()) session.detach();
     this.changed('all');
     await this.store.flush();
+    await this.past.flush();
     await this.lock.release();
   }
 
@@ -237,12 +269,18 @@ class Manager implements SessionManager {
       case 'failed':
         this.logger.warn({ sessionId, warm: session.warm || undefined }, event.reason);
         if (session.warm) this.warmPool.failed(session);
+        this.ended(session, 'failed', event.reason);
         this.pump();
         break;
-      case 'gone':
+      case 'gone': {
         this.held.drop(session);
+        // A failed session was recorded when it failed; it goes now that its retention is over, or was removed.
+        const because = session.endedBecause;
+        if (session.record.state !== 'failed' && because)
+          this.ended(session, because.cause, undefined, because.by);
         this.pump();
         break;
+      }
     }
     this.changed(session);
   }
@@ -278,6 +316,32 @@ class Manager implements SessionManager {
     else this.warmPool.fill();
   }
 
+  /** Keeps the past record of a session that ended or failed, and tells the listeners; warm ones are nobody's. */
+  private ended(session: Session, cause: EndCause, failure?: string, by?: string): void {
+    if (session.warm) return;
+    const { record, request } = session;
+    const ended: EndedSession = {
+      id: record.id,
+      owner: record.owner,
+      appId: record.appId,
+      version: record.version,
+      profileId: record.profileId,
+      createdAt: record.createdAt,
+      endedAt: (cause === 'failed' && record.failedAt) || new Date().toISOString(),
+      cause,
+      reason: cause === 'failed' ? (failure ?? record.message) : endMessage(request, cause, by),
+      ...(by === undefined ? {} : { endedBy: by }),
+    };
+    this.past.add(ended);
+    for (const listener of this.endListeners) {
+      try {
+        listener(ended);
+      } catch (error) {
+        this.logger.error({ err: (error as Error).message }, 'A listener of ended sessions failed');
+      }
+    }
+  }
+
   /** What telling an application of a stop of sharing takes. */
   private sharing(): Sharing {
     return { tickets: this.services.tickets(), publicHost: this.options.publicHost, logger: this.logger };
@@ -288,7 +352,7 @@ class Manager implements SessionManager {
     try {
       await this.store.save(session.id);
     } catch (error) {
-      await session.end();
+      await session.end('unsaved');
       throw new StateWriteError(error as Error);
     }
     // A session queued behind a full set of GPUs cannot be ready within a wait meant for a fast

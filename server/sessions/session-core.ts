@@ -6,7 +6,7 @@
 import type { PersistedSession } from './saved-session.ts';
 import { readyMessage, waitingMessage } from './session-messages.ts';
 import { HealthWatch } from './session-watch.ts';
-import type { SessionRecord, SessionRequest } from './types.ts';
+import type { EndCause, SessionRecord, SessionRequest } from './types.ts';
 import type { RunHandle } from '../runners/runner.ts';
 
 /** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
@@ -37,6 +37,8 @@ export abstract class SessionCore implements PersistedSession {
   protected ticks: string | undefined;
   protected unclaimed: boolean;
   protected cutoff: number | undefined;
+  /** Why it was asked to end, and by whom: the first ask counts. */
+  protected because: { cause: Exclude<EndCause, 'failed'>; by?: string } | undefined;
   protected forgetTimer: NodeJS.Timeout | undefined;
   protected readonly watch = new HealthWatch();
   private waiters: (() => void)[] | undefined;
@@ -85,6 +87,11 @@ export abstract class SessionCore implements PersistedSession {
   /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */
   get warm(): boolean {
     return this.unclaimed;
+  }
+
+  /** Why it was asked to end (and by whom), once it was. */
+  get endedBecause(): { cause: Exclude<EndCause, 'failed'>; by?: string } | undefined {
+    return this.because;
   }
 
   /** When its sharing was last stopped (ms since the epoch): watch tickets issued until then are refused. */

@@ -1,6 +1,6 @@
 /** The sentences a person reads in a session's `status.message`, and in the 410 of a failed one. */
 import { label } from '../catalog/queries.ts';
-import type { SessionRequest } from './types.ts';
+import type { EndCause, SessionRequest } from './types.ts';
 
 /** A session is named by what it launched. */
 export { label };
@@ -41,4 +41,29 @@ export function exitMessage(
 export function timeoutMessage(request: SessionRequest): string {
   const seconds = Math.round(request.profile.settings.startupTimeoutMs / 100) / 10;
   return `${label(request)} was not ready within ${seconds} s`;
+}
+
+/** A span of time in words: "45 s", "10 min", "3 h", "90 min". */
+function span(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1_000)} s`;
+}
+
+/** Why a session ended, as its past record says it; a failed one says its failure's reason instead. */
+export function endMessage(request: SessionRequest, cause: Exclude<EndCause, 'failed'>, by?: string): string {
+  const { settings } = request.profile;
+  switch (cause) {
+    case 'deleted':
+      return by ? `Ended by ${by}` : 'Ended';
+    case 'idle':
+      return `Ended after ${span(settings.idleTimeoutMs)} without a viewer`;
+    case 'lifetime':
+      return `Ended at its maximum lifetime of ${span(settings.maxLifetimeMs)}`;
+    case 'exited':
+      return `${label(request)} exited`;
+    case 'shutdown':
+      return 'Ended when the service stopped';
+    case 'unsaved':
+      return 'Ended: the service could not save it';
+  }
 }

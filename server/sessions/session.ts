@@ -15,7 +15,7 @@ import type { Health } from './health-probe.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
 import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
-import type { SessionLogger, SessionRecord, SessionRequest } from './types.ts';
+import type { EndCause, SessionLogger, SessionRecord, SessionRequest } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
 
@@ -168,9 +168,13 @@ export class Session extends SessionCore {
     return true;
   }
 
-  /** Ends it: starting or ready, its application is stopped first (it keeps its GPU until then); else it goes. */
-  end(): Promise<void> {
+  /**
+   * Ends it: starting or ready, its application is stopped first (it keeps its GPU until then); else it goes.
+   * `cause` and `by` say why, for its past record: the service's stop unless told otherwise.
+   */
+  end(cause: Exclude<EndCause, 'failed'> = 'shutdown', by?: string): Promise<void> {
     if (this.ending) return this.ending;
+    this.because ??= by === undefined ? { cause } : { cause, by };
     if (this.current === 'queued' || this.current === 'failed') {
       this.gone();
       return Promise.resolve();
@@ -200,7 +204,7 @@ export class Session extends SessionCore {
     const { logger, runner } = this.services;
     if (Date.now() - (this.started ?? Date.now()) >= settings.maxLifetimeMs) {
       logger.info({ sessionId: this.id }, `${label(this.request)} reached its maximum lifetime; ending it`);
-      return this.end();
+      return this.end('lifetime');
     }
     if (this.takenOver && !runner.isRunning(this.handle()))
       return void this.fail(`${label(this.request)} exited`);
@@ -219,7 +223,7 @@ export class Session extends SessionCore {
     if (verdict === 'unresponsive') this.fail(`${label(this.request)} stopped answering`);
     if (verdict === 'idle') {
       logger.info({ sessionId: this.id }, `${label(this.request)} had no viewer for a while; ending it`);
-      await this.end();
+      await this.end('idle');
     }
   }
 
@@ -251,7 +255,7 @@ export class Session extends SessionCore {
       this.fail(`${label(this.request)} ${reason}${lastWords ? `; it said: ${lastWords}` : ''}`);
     } else if (this.current === 'ready' && code === 0) {
       this.services.logger.info({ sessionId: this.id }, `${label(this.request)} exited; its session ends`);
-      void this.end();
+      void this.end('exited');
     } else if (this.current === 'ready' || this.current === 'starting') {
       this.fail(exitMessage(this.request, code, signal, this.current === 'starting', lastWords));
     }

@@ -48,6 +48,25 @@ export interface SessionRecord {
   job?: string;
 }
 
+/** Why a session ended (CONTRACT §22), as the contract names it: `end_cause` of an ended session. */
+export type EndCause = NonNullable<components['schemas']['Session']['end_cause']>;
+
+/** A session that ended or failed, as the list of past sessions shows it. */
+export interface EndedSession {
+  id: string;
+  owner: string;
+  appId: string;
+  version: string;
+  profileId: string;
+  createdAt: string;
+  endedAt: string;
+  cause: EndCause;
+  /** Why it ended, in words: "Ended by alice", the failure's reason ... */
+  reason: string;
+  /** Who ended it, when a person did. */
+  endedBy?: string;
+}
+
 export interface SessionManagerOptions {
   dataDir: string;
   portRange: { first: number; last: number };
@@ -166,8 +185,19 @@ export interface SessionManager {
   get(id: string): SessionRecord | undefined;
   /** Sessions of `owner` (every session when owner is null), oldest first, failed ones included. */
   list(owner: string | null, offset: number, limit: number): { count: number; items: SessionRecord[] };
-  /** Stops the application (SIGTERM, then SIGKILL), frees its ports; the session is gone. */
-  end(id: string): Promise<void>;
+  /**
+   * Stops the application (SIGTERM, then SIGKILL), frees its ports; the session is gone. `by`: the person who
+   * asked, which its past record keeps; absent, the service ended it.
+   */
+  end(id: string, by?: string): Promise<void>;
+  /** Sessions of `owner` (everyone's when null) that ended or failed in the last 30 days at least, newest first. */
+  endedSessions(
+    owner: string | null,
+    offset: number,
+    limit: number,
+  ): { count: number; items: EndedSession[] };
+  /** Calls `listener` with each session that ends or fails from now on (warm ones nobody claimed aside). */
+  onEnded(listener: (ended: EndedSession) => void): void;
   /** Sessions of `owner` pending or ready (failed ones not counted), for the per-user limit; one lookup. */
   activeCount(owner: string): number;
   /**
