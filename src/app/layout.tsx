@@ -12,6 +12,7 @@ import DarkModeIcon from '@mui/icons-material/DarkMode';
 import LightModeIcon from '@mui/icons-material/LightMode';
 import MenuIcon from '@mui/icons-material/Menu';
 import { Toaster } from '../components/toaster';
+import { AccountButton } from './account-button';
 import { ActiveSessions } from './active-sessions';
 import { ServiceBanner } from './service-banner';
 import { useThemeMode } from './theme-mode';
@@ -19,6 +20,7 @@ import { HintTooltip } from '../components/hint-tooltip';
 import { callsWhenUnavailable, optionalLazy } from '../lib/optional-lazy';
 import type { NavDrawerProps } from './nav-drawer';
 import { activeNavItem, NAV_ITEMS } from './nav-links';
+import { SignInGate, useSignInNeeded } from './sign-in-gate';
 
 interface NavMenuDrawerProps extends NavDrawerProps {
   /** Its code could not be downloaded. */
@@ -108,6 +110,8 @@ export const pageLoading = <CircularProgress aria-label="Loading page" />;
 export function Layout() {
   const { mode, toggle } = useThemeMode();
   const label = mode === 'light' ? 'Switch to dark theme' : 'Switch to light theme';
+  // Until the person has signed in, the app bar asks the API nothing.
+  const signInNeeded = useSignInNeeded(useLocation().pathname);
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <Button
@@ -139,12 +143,13 @@ export function Layout() {
             </Typography>
           </Box>
           <NavRow />
-          <ActiveSessions />
+          {!signInNeeded && <ActiveSessions />}
           <HintTooltip title={label}>
             <IconButton onClick={toggle} aria-label={label} color="inherit">
               {mode === 'light' ? <DarkModeIcon /> : <LightModeIcon />}
             </IconButton>
           </HintTooltip>
+          <AccountButton />
         </Toolbar>
       </AppBar>
       <ServiceBanner />
@@ -156,7 +161,9 @@ export function Layout() {
         sx={{ py: 3, flexGrow: 1, outline: 'none' }}
       >
         <Suspense fallback={pageLoading}>
-          <Outlet />
+          <SignInGate>
+            <Outlet />
+          </SignInGate>
         </Suspense>
       </Container>
       <Toaster />

@@ -7,9 +7,13 @@ import { catalogTags, CatalogPage } from '../features/catalog/components/catalog
 import { appQueries } from '../lib/queries/app-queries';
 import { sessionQueries } from '../lib/queries/session-queries';
 import { isSessionId } from '../lib/session-id';
+import { mustSignIn } from '../lib/auth/credential';
+import { SIGN_IN_CALLBACK_PATH } from '../lib/auth/sign-in';
+import { getConfig } from '../lib/config';
 import { Layout, pageLoading } from './layout';
 import { NotFoundPage, RouteError } from './route-error';
 import { SessionLink } from './session-link';
+import { SignInCallback } from './sign-in-callback';
 
 // Only the catalog (the first page) is in the entry chunk; every other page loads when opened.
 const AppDetailPage = lazy(() =>
@@ -26,6 +30,7 @@ const SettingsPage = lazy(() =>
 );
 const AdminPage = lazy(() => import('../features/admin/components/admin-page'));
 const CapacityPage = lazy(() => import('../features/admin/components/capacity-page'));
+const AuditPage = lazy(() => import('../features/admin/components/audit-page'));
 const CheckPage = lazy(() =>
   import('../features/check/components/check-page').then((m) => ({ default: m.CheckPage })),
 );
@@ -70,6 +75,8 @@ async function prefetch<T, K extends QueryKey>(
   queryClient: QueryClient,
   options: EnsureQueryDataOptions<T, Error, T, K>,
 ): Promise<null> {
+  // A person who is not signed in yet is on the way to the provider: the page would only be refused.
+  if (mustSignIn(getConfig())) return null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const moment = new Promise((resolve) => (timer = setTimeout(resolve, 1000)));
   await Promise.race([
@@ -135,8 +142,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => {
             { path: '/admin', element: <Navigate to="/admin/profiles" replace /> },
             { path: '/admin/profiles', element: <AdminPage /> },
             { path: '/admin/capacity', element: <CapacityPage /> },
+            { path: '/admin/audit', element: <AuditPage /> },
             { path: '/check', element: <CheckPage /> },
             { path: '/settings', element: <SettingsPage /> },
+            { path: SIGN_IN_CALLBACK_PATH, element: <SignInCallback /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { bearerToken } from '../lib/auth/credential';
 import { getConfig, resolveBaseUrl } from '../lib/config';
 import {
   getServiceStatus,
@@ -30,7 +31,7 @@ export const PROBE_TIMEOUT_MS = 5000;
 
 /** Asks `base` once; any answer but a gateway failure proves the service is there. */
 export async function probeService(base: string, signal?: AbortSignal): Promise<boolean> {
-  const { token } = getConfig();
+  const token = await bearerToken(getConfig(), { renew: false });
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
   const onAbort = () => timeout.abort();

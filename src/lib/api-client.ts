@@ -6,6 +6,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../api/schema';
+import { authorizedFetch } from './auth/credential';
 import { getConfig, getConfigRevision, resolveBaseUrl, type PortalConfig } from './config';
 import { normaliseRoutes } from '../player';
 import { watchedFetch } from './service-status';
@@ -107,25 +108,23 @@ export interface ApiClients {
 }
 
 /**
- * Creates both clients for a configuration (bearer header only when a token is set). `watch` makes their
- * requests report whether the service answers (src/lib/service-status.ts); only the portal's own clients do,
- * so that testing unsaved settings against a wrong address raises no banner.
+ * Creates both clients for a configuration; each request carries the credential of `authorizedFetch` (the
+ * settings' token, or the signed-in person's). `watch` makes their requests report whether the service answers
+ * (src/lib/service-status.ts); only the portal's own clients do, so that testing unsaved settings against a
+ * wrong address raises no banner.
  */
 export function createApiClients(config: PortalConfig, { watch = false } = {}): ApiClients {
-  const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {};
   // Look fetch up at call time so that test interceptors installed later still see every request.
-  const lateFetch = (input: Request) => globalThis.fetch(input);
+  const lateFetch = authorizedFetch(config, (input: Request) => globalThis.fetch(input));
   const catalogUrl = resolveBaseUrl(config.catalogUrl);
   const streamUrl = resolveBaseUrl(config.streamUrl);
   return {
     catalog: createClient<paths>({
       baseUrl: catalogUrl,
-      headers,
       fetch: watch ? watchedFetch(catalogUrl, lateFetch) : lateFetch,
     }),
     stream: createClient<paths>({
       baseUrl: streamUrl,
-      headers,
       fetch: watch ? watchedFetch(streamUrl, lateFetch) : lateFetch,
     }),
   };

@@ -2,6 +2,7 @@
  * Run-time configuration of the portal: `config.json` served beside `index.html` (so a deployment changes it
  * without a rebuild), overridden for one browser by the settings page (localStorage).
  */
+import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 
 /** The portal's configuration (CONTRACT section 13). */
 export interface PortalConfig {
@@ -18,6 +19,8 @@ export interface PortalConfig {
    * `direct` to the application's signaling port, `auto` through the door where the routes name another host.
    */
   signaling: 'auto' | 'door' | 'direct';
+  /** The site's identity provider, where the portal signs people in (CONTRACT §22); absent: it signs no one in. */
+  auth?: AuthConfig;
 }
 
 /** The overrides one browser may set on the settings page. */
@@ -47,6 +50,7 @@ function readString(value: unknown, fallback: string): string {
 export function parseConfig(raw: unknown): PortalConfig {
   const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const token = typeof obj.token === 'string' && obj.token !== '' ? obj.token : null;
+  const auth = parseAuthConfig(obj.auth);
   return {
     catalogUrl: readString(obj.catalogUrl, DEFAULT_CONFIG.catalogUrl),
     streamUrl: readString(obj.streamUrl, DEFAULT_CONFIG.streamUrl),
@@ -56,6 +60,7 @@ export function parseConfig(raw: unknown): PortalConfig {
       obj.signaling === 'door' || obj.signaling === 'direct' || obj.signaling === 'auto'
         ? obj.signaling
         : DEFAULT_CONFIG.signaling,
+    ...(auth ? { auth } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Words for an API failure, so every page explains the same status the same way. */
 import { isApiError } from './api-client';
+import { signsIn } from './auth/sign-in';
 
 /** One sentence a person can act on for any error a query or mutation produced. */
 export function describeError(error: unknown, what = 'This item'): string {
@@ -10,7 +11,10 @@ export function describeError(error: unknown, what = 'This item'): string {
       return 'The service could not be reached. Check your network or the settings, then retry.';
     case 401:
     case 403:
-      return `You do not have permission to do this: ${detail} Check the access token in Settings.`;
+      // Where people sign in, the settings' token is not theirs to fix: their sign-in or their groups are.
+      return `You do not have permission to do this: ${detail} ${
+        signsIn() ? 'Ask an administrator if you need it.' : 'Check the access token in Settings.'
+      }`;
     case 404:
       return `${what} no longer exists (${detail}).`;
     case 410:

@@ -27,6 +27,8 @@ export function catalog() {
     http.get(api('/admin/capacity'), () =>
       HttpResponse.json({ capacity: 2, running: 0, warm: 0, queued: 0, by_profile: [] }),
     ),
+    // The caller is an admin: the audit log answers them.
+    http.get(api('/admin/audit'), () => HttpResponse.json({ count: 0, truncated: false, items: [] })),
   );
   return statuses;
 }

@@ -24,6 +24,9 @@ export function api(path: string): string {
 export const server = mswNode.setupServer(
   msw.http.get(api('/stream'), () => msw.HttpResponse.json({ offset: 0, limit: 500, count: 0, items: [] })),
   msw.http.get(api('/admin/capacity'), () => msw.HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
+  // The admin pages and the sessions page ask whether the caller may read the audit log (is an admin): by
+  // default the service has none, as other deployments of the API.
+  msw.http.get(api('/admin/audit'), () => msw.HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
   // The sessions page asks for each ready session's still: by default there is none yet.
   msw.http.get(api('/stream/:id/still'), () =>
     msw.HttpResponse.json({ detail: 'This session has no still yet.' }, { status: 404 }),

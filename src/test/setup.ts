@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startSignIn } from '../lib/auth/sign-in';
 import { DEFAULT_CONFIG, setFileConfig } from '../lib/config';
 import { server } from './server';
 
@@ -22,11 +23,14 @@ beforeAll(() =>
     },
   }),
 );
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   server.resetHandlers();
   localStorage.clear();
+  sessionStorage.clear();
   setFileConfig(DEFAULT_CONFIG);
+  // A test that signed someone in leaves no one signed in, and no renewal timer, to the next.
+  await startSignIn(undefined);
   const missed = unhandled.splice(0);
   if (missed.length > 0) throw new Error(`No MSW handler answered: ${[...new Set(missed)].join(', ')}`);
 });

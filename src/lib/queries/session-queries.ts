@@ -1,5 +1,6 @@
-import { queryOptions, useQuery, type QueryState } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useQuery, type QueryState } from '@tanstack/react-query';
 import { isApiError, type Session } from '../api-client';
+import { getEndedSessions, type EndedPage } from '../api/get-ended-sessions';
 import { getSession } from '../api/get-session';
 import { listSessions } from './list-sessions';
 
@@ -74,6 +75,24 @@ export function sessionPolling(state: QueryState<SessionState>): number | false 
   return waiting ? Math.min(delay, WAITING_POLL_MS) : delay;
 }
 
+/** How far back the sessions page shows ended sessions (the service keeps them at least this long). */
+export const ENDED_WINDOW_MS = 30 * 24 * 3_600_000;
+/** Ended sessions asked for at a time. */
+const ENDED_PAGE = 50;
+
+/** Whether `session` ended within the window before `now`. */
+export function endedWithinWindow(session: Session, now: number): boolean {
+  const at = Date.parse(session.ended_at ?? '');
+  return !Number.isNaN(at) && now - at <= ENDED_WINDOW_MS;
+}
+
+/** The offset of the page after `last`, while the pages are still within the window. */
+function nextEndedPage(last: EndedPage): number | undefined {
+  const oldest = last.items.at(-1);
+  if (oldest !== undefined && !endedWithinWindow(oldest, Date.now())) return undefined;
+  return last.next;
+}
+
 /** Query options of sessions, read by several features; keys from general to specific. */
 export const sessionQueries = {
   all: () => ['sessions'] as const,
@@ -85,6 +104,17 @@ export const sessionQueries = {
       // (no token, a role without sessions) stands until the settings change; asking again won't help.
       refetchInterval: (query) =>
         query.state.status === 'error' && !isTransientFailure(query.state.error) ? false : 5000,
+    }),
+  /** Sessions that ended, newest first, a page at a time; `user`: one person's (an admin's filter). */
+  ended: (user?: string) =>
+    infiniteQueryOptions({
+      queryKey: [...sessionQueries.all(), 'ended', { user: user ?? null }] as const,
+      queryFn: ({ signal, pageParam }) =>
+        getEndedSessions({ offset: pageParam, limit: ENDED_PAGE, ...(user ? { user } : {}) }, signal),
+      initialPageParam: 0,
+      getNextPageParam: nextEndedPage,
+      // Sessions also end by themselves (no viewer, their lifetime, a failure): the list catches up now and then.
+      refetchInterval: 30_000,
     }),
   detail: (id: string) =>
     queryOptions({

@@ -6,7 +6,8 @@ import { ENDED_HERE, sessionQueries } from './session-queries';
 /**
  * Ends a session, the one way every page does it: DELETE /stream/{id} (a session already gone counts as
  * ended), then this browser forgets it, a page that shows it says it has ended and the lists of sessions
- * refresh. `mutate(id)`; a page adds what is its own (close a dialog, leave) with `mutate(id, { onSuccess })`.
+ * (running and ended) refresh. `mutate(id)`; a page adds what is its own (close a dialog, leave) with
+ * `mutate(id, { onSuccess })`.
  */
 export function useEndSession() {
   const queryClient = useQueryClient();
@@ -23,6 +24,8 @@ export function useEndSession() {
         ended: ENDED_HERE,
       }));
       void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey });
+      // It is one of the ended sessions now.
+      void queryClient.invalidateQueries({ queryKey: [...sessionQueries.all(), 'ended'] });
     },
   });
 }

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { listAuditEvents, type AuditQuery } from '../../../lib/api/list-audit-events';
 import { getAvailability } from './get-availability';
 import { readCapacity, type CapacityReading } from './read-capacity';
 
@@ -21,5 +22,11 @@ export const adminQueries = {
       queryFn: ({ signal, client, queryKey }) =>
         readCapacity(client.getQueryData<CapacityReading | null>(queryKey), signal),
       refetchInterval: 5_000,
+    }),
+  /** The audit log's newest events that match `query`, newest first (admins only). */
+  audit: (query: AuditQuery) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'audit', query] as const,
+      queryFn: ({ signal }) => listAuditEvents(query, signal),
     }),
 };

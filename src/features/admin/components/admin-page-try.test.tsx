@@ -78,7 +78,7 @@ describe('profile availability page', { timeout: 30_000 }, () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Try USD Viewer 1.0.0 with Default' }));
 
     await waitFor(() => expect(ended).toEqual([sessionId]));
-    expect(posted).toEqual([{ id: 'usd-viewer', version: '1.0.0', profile: 'default' }]);
+    expect(posted).toEqual([{ id: 'usd-viewer', version: '1.0.0', profile: 'default', purpose: 'try' }]);
     expect(cell(table, 'USD Viewer 1.0.0', 'Default')).toHaveTextContent(/first frame in \d+ ms, just now/);
     expect(fake.disconnected).toBeGreaterThan(0);
     const kept: unknown = JSON.parse(

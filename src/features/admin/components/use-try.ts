@@ -70,7 +70,8 @@ export function useTry() {
         () => stop({ kind: 'timeout', seconds: TRY_TIMEOUT_MS / 1000, at: Date.now() }),
         TRY_TIMEOUT_MS,
       );
-      create({ id: target.app, version: target.version, profile: target.profile }).then(
+      // `purpose: try` tells the audit log an admin's Try from a person's launch (CONTRACT §22).
+      create({ id: target.app, version: target.version, profile: target.profile, purpose: 'try' }).then(
         (session) => {
           if (current.current !== run) end(session.id);
           else update({ ...run, sessionId: session.id });

@@ -56,7 +56,13 @@ function State({ row }: { row: SessionRow }) {
 }
 
 /** The session's name first, its id beneath it in small type: the id is for support, not for reading. */
-function Launched({ row, variant }: { row: SessionRow; variant: 'body2' | 'subtitle1' }) {
+export function Launched({
+  row,
+  variant,
+}: {
+  row: Pick<SessionRow, 'id' | 'ids'>;
+  variant: 'body2' | 'subtitle1';
+}) {
   const name = useLaunchLabel(row.ids);
   return (
     <Box>

@@ -2,30 +2,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getStartedSessions, rememberSession } from '../../../lib/session-history';
-import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
+import { pending, ready, sessionId } from '../../../test/fixtures';
 import { narrowScreen } from '../../../test/narrow-screen';
 import { renderRoute } from '../../../test/render';
+import { sessionCatalog } from '../../../test/session-catalog';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** The catalog answers with the fixtures' names, or (`false`) knows none of the applications. */
-function catalog(answers = true) {
-  server.use(
-    http.get(api('/cfg/apps/:id'), () =>
-      answers ? HttpResponse.json(apps[0]) : HttpResponse.json({ detail: 'Not found.' }, { status: 404 }),
-    ),
-    http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
-      answers
-        ? HttpResponse.json({ count: profiles.length, items: profiles })
-        : HttpResponse.json({ detail: 'Not found.' }, { status: 404 }),
-    ),
-  );
-}
-
 describe('sessions page', { timeout: 30_000 }, () => {
   it('lists the service sessions by name with state and age, and ends one after confirming', async () => {
-    catalog();
+    sessionCatalog();
     rememberSession({
       id: sessionId,
       app: 'usd-viewer',
@@ -73,7 +60,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
   });
 
   it('falls back to the sessions this browser started when the service cannot list (404)', async () => {
-    catalog(false);
+    sessionCatalog(false);
     const other = '11111111-2222-4333-8444-555555555555';
     rememberSession({
       id: sessionId,
@@ -107,7 +94,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
   });
 
   it('says what runs, since when and whose, for sessions started in another browser', async () => {
-    catalog(false);
+    sessionCatalog(false);
     const created = new Date(Date.now() - 65 * 60_000).toISOString();
     server.use(
       http.get(api('/stream'), () =>

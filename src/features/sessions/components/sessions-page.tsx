@@ -11,9 +11,13 @@ import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
 import { useLaunchLabel } from '../../../lib/queries/use-launch-names';
+import { EndedSessions } from './ended-sessions';
 import { SessionCards, SessionTable } from './session-list';
 
-/** The caller's sessions: what runs, its state and age, open the viewer, end one after confirming. */
+/**
+ * The caller's sessions: what runs, its state and age, open the viewer, end one after confirming; and below,
+ * what ended in the last 30 days and why.
+ */
 export function SessionsPage() {
   const sessions = useQuery(sessionQueries.list());
   const narrow = useNarrow();
@@ -27,6 +31,9 @@ export function SessionsPage() {
     <>
       <Typography variant="h4" component="h1" gutterBottom>
         Sessions
+      </Typography>
+      <Typography variant="h5" component="h2" gutterBottom>
+        Running
       </Typography>
       {sessions.isPending && <CircularProgress aria-label="Loading sessions" />}
       {sessions.isError && !sessions.data && (
@@ -64,6 +71,8 @@ export function SessionsPage() {
         onCancel={() => setEnding(undefined)}
         onConfirm={() => ending && end.mutate(ending, { onSuccess: () => setEnding(undefined) })}
       />
+      {/* Asked once the running ones answered: a refusal of those, said above, would only be said twice. */}
+      {sessions.data && <EndedSessions />}
     </>
   );
 }

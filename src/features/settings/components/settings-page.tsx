@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ReasonedButton } from '../../../components/reasoned-button';
+import { signsIn } from '../../../lib/auth/sign-in';
 import { baseUrlProblem, clearOverrides, getConfig, getOverrides, saveOverrides } from '../../../lib/config';
 import { testConnection } from '../api/test-connection';
 
@@ -73,7 +74,11 @@ export function SettingsPage() {
           type="password"
           value={token}
           onChange={(e) => setToken(e.target.value)}
-          helperText="Sent as a bearer token; leave empty for none."
+          helperText={
+            signsIn()
+              ? 'Sent as a bearer token instead of your sign-in; leave empty to use your sign-in.'
+              : 'Sent as a bearer token; leave empty for none.'
+          }
           autoComplete="off"
         />
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
