@@ -7,13 +7,18 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { standInCatalog } from '../test-support/test-support.ts';
+import { sampleCatalog } from '../e2e/support/catalogs.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
 import { heldPorts } from './support/ports.ts';
 import { removeWorkDir, startService, until, type Service } from './support/service.ts';
 
 const PORTS = { first: 45500, last: 45519 };
+/**
+ * The sample application, which runs outside the sandbox: on a full disk the service cannot write the sandbox's
+ * filter either, and then refuses real programs in words before their state is ever saved.
+ */
+const CATALOG = sampleCatalog({ width: 320, height: 180, fps: 15 });
 const services: Service[] = [];
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
@@ -28,7 +33,7 @@ async function expectRefusedAndServing(service: Service, why: RegExp): Promise<v
   const before = (await call(`${service.api}/stream`)).body.count;
   const res = await call(`${service.api}/stream`, {
     method: 'POST',
-    body: { id: 'usd-viewer', profile: 'default', version: 'latest' },
+    body: { id: 'sample', profile: 'small' },
   });
   expect(res.status).toBe(503);
   expect(res.body.detail).toMatch(why);
@@ -49,7 +54,7 @@ describe('storage faults', () => {
     const service = await startService({
       port: 18240,
       sessionPorts: PORTS,
-      catalog: standInCatalog(),
+      catalog: CATALOG,
       env: { STREAMGATE_RATE_LIMIT: 'off' },
       // 512-byte blocks: the state of one session does not fit.
       shellPrefix: 'ulimit -f 1',
@@ -67,7 +72,7 @@ describe('storage faults', () => {
     const service = await startService({
       port: 18241,
       sessionPorts: { first: PORTS.first + 10, last: PORTS.last },
-      catalog: standInCatalog(),
+      catalog: CATALOG,
       env: { STREAMGATE_RATE_LIMIT: 'off' },
     });
     services.push(service);
