@@ -87,10 +87,11 @@ test('admins see which profiles apply in words, with no failed request, and a Tr
   });
   await page.goto(`${stack.baseURL}/admin/profiles`);
   const table = page.getByRole('table', { name: 'Profile availability' });
-  await expect(await cell(table, 'USD Viewer 1.2.0', 'Default')).toContainText('available');
+  // Before any Try a cell says the catalog applies the profile, and that it is untested.
+  await expect(await cell(table, 'USD Viewer 1.2.0', 'Default')).toContainText('appliesnot tried yet');
   // RTX Review is for USD Composer and two versions of USD Viewer only.
   await expect(await cell(table, 'USD Viewer 1.2.0', 'RTX Review')).toHaveText('does not apply');
-  await expect(await cell(table, 'USD Viewer 1.10.0', 'RTX Review')).toContainText('available');
+  await expect(await cell(table, 'USD Viewer 1.10.0', 'RTX Review')).toContainText('applies');
   await expect(await cell(table, 'Terminal 379.0.0', 'Factory Floor')).toHaveText('does not apply');
 
   const tried = await cell(table, 'USD Viewer 1.2.0', 'Default');
@@ -99,6 +100,8 @@ test('admins see which profiles apply in words, with no failed request, and a Tr
     'Trying USD Viewer 1.2.0 with Default',
   );
   await expect(tried).toContainText(/first frame in \d+ ms, just now/, { timeout: 60_000 });
+  // A success is green, with a tick.
+  await expect(tried.locator('.MuiChip-colorSuccess')).toHaveText('works');
   // The Try ended its session: nothing of it runs on.
   await expect
     .poll(

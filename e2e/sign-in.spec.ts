@@ -106,7 +106,10 @@ test('a person signs in, comes back to the page they asked for, launches, ends, 
     .getByRole('button', { name: 'End session' })
     .click();
   await page.goto(`${stack.baseURL}/sessions`);
-  const ended = page.getByRole('table', { name: 'Ended' }).getByRole('row').filter({ hasText: id });
+  const ended = page
+    .getByRole('table', { name: 'Ended' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Copy session id ${id}` }) });
   await expect(ended).toContainText('Sample Viewer 1.0.0 (Small)');
   await expect(ended).toContainText('Ended by alice');
 

@@ -80,8 +80,10 @@ test('the sessions page shows a recent still of the session that plays', async (
   expect((await stat(path.dirname(stillFile()))).mode & 0o777).toBe(0o700);
 
   await page.goto(`${stack.baseURL}/sessions`);
-  const row = page.getByRole('row').filter({ hasText: sessionId });
-  await expect(row.getByText('ready', { exact: true })).toBeVisible();
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Copy session id ${sessionId}` }) });
+  await expect(row.getByText('Running', { exact: true })).toBeVisible();
   await expectStill(page, row);
 });
 
@@ -91,7 +93,7 @@ test('on a phone the still heads the session card', async ({ page }) => {
   const card = page
     .getByRole('list', { name: 'Sessions' })
     .getByRole('listitem')
-    .filter({ hasText: sessionId });
+    .filter({ has: page.getByRole('button', { name: `Copy session id ${sessionId}` }) });
   await expectStill(page, card);
   const box = await card.getByRole('img', { name: alt }).boundingBox();
   const cardBox = await card.boundingBox();

@@ -20,6 +20,19 @@ export interface TryTarget {
   profileName: string;
 }
 
+/** The name of a target in words, as its Try button says it: "Model Viewer 1.3.1 with Default". */
+export function targetLabel(t: TryTarget): string {
+  return `${t.appName} ${t.version} with ${t.profileName}`;
+}
+
+/** Whether two targets launch the same version with the same profile. */
+export function sameTarget(
+  a: Pick<TryTarget, 'app' | 'version' | 'profile'>,
+  b: Pick<TryTarget, 'app' | 'version' | 'profile'>,
+): boolean {
+  return a.app === b.app && a.version === b.version && a.profile === b.profile;
+}
+
 const PREFIX = 'streamgate.try:';
 
 /** The localStorage key of a target's outcome. */
@@ -66,20 +79,6 @@ export function subscribeOutcomes(listener: () => void): () => void {
     listeners.delete(listener);
     globalThis.removeEventListener?.('storage', onStorage);
   };
-}
-
-/** An outcome in words: "first frame in 812 ms", "failed: ...", "refused: ...", "timed out after 60 s". */
-export function outcomeText(o: TryOutcome): string {
-  switch (o.kind) {
-    case 'frame':
-      return `first frame in ${Math.round(o.ms)} ms`;
-    case 'failed':
-      return `failed: ${o.reason}`;
-    case 'refused':
-      return `refused: ${o.reason}`;
-    case 'timeout':
-      return `timed out after ${o.seconds} s`;
-  }
 }
 
 /** How long ago `at` was, in words: "just now", "2 min ago", "3 h ago", "5 days ago". */

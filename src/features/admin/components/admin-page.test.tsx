@@ -39,9 +39,18 @@ describe('profile availability page', { timeout: 30_000 }, () => {
       'USD Viewer 1.0.0usd-viewer',
     ]);
     expect(cell(table, 'USD Viewer 1.0.0', 'Small')).toHaveTextContent(/^does not apply$/);
-    expect(cell(table, 'USD Viewer 1.0.0', 'Default')).toHaveTextContent(/^availableTry$/);
+    // Before any Try a cell says what the catalog says, and that it is untested: not "available".
+    expect(cell(table, 'USD Viewer 1.0.0', 'Default')).toHaveTextContent(/^appliesnot tried yetTry$/);
     expect(cell(table, 'USD Viewer 2.0.0', 'Default')).toHaveTextContent(
-      'availablefirst frame in 812 ms, 2 min ago',
+      /^worksfirst frame in 812 ms, 2 min agoTry$/,
+    );
+    const works = within(cell(table, 'USD Viewer 2.0.0', 'Default'))
+      .getByText('works')
+      .closest('.MuiChip-root')!;
+    expect(works).toHaveClass('MuiChip-colorSuccess');
+    expect(within(works as HTMLElement).getByTestId('CheckCircleIcon')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Summary of the Tries' })).toHaveTextContent(
+      '1 of 6 works, 5 untested',
     );
     // Only where a profile applies is there something to try, each named for what it launches.
     expect(within(table).getAllByRole('button', { name: /^Try / })).toHaveLength(6);

@@ -8,16 +8,26 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { adminQueries } from '../api/admin-queries';
+import { targetLabel } from '../api/try-outcomes';
+import { applicableTargets } from '../api/try-summary';
+import { TRY_TIMEOUT_MS, type RunningTry } from '../utils/try-queue';
 import { AdminLinks } from './admin-links';
 import { CapacitySummary } from './capacity-summary';
-import { ProfileMatrix, targetLabel } from './profile-matrix';
+import { ProfileMatrix } from './profile-matrix';
+import { TryAll } from './try-all';
 import { TryProbe } from './try-probe';
-import { TRY_TIMEOUT_MS, useTry } from './use-try';
+import { useTry } from './use-try';
+
+/** "Trying USD Viewer 1.2.0 with Default", and its place in a Try all: "Trying 3 of 8: …". */
+function tryingText({ target, batch }: RunningTry): string {
+  const place = batch ? `${batch.index} of ${batch.total}: ` : '';
+  return `Trying ${place}${targetLabel(target)}`;
+}
 
 /** `/admin/profiles`: which profiles apply to which application versions, and a Try to see one stream. */
 export default function AdminPage() {
   const availability = useQuery(adminQueries.availability());
-  const { running, start, settle, cancel } = useTry();
+  const { running, start, startAll, settle, cancel } = useTry();
   const [filter, setFilter] = useState('');
   const rows = useMemo(() => {
     const needle = filter.trim().toLowerCase();
@@ -25,6 +35,10 @@ export default function AdminPage() {
       (r) => !needle || `${r.app} ${r.appName} ${r.version}`.toLowerCase().includes(needle),
     );
   }, [availability.data, filter]);
+  const targets = useMemo(
+    () => applicableTargets(availability.data?.profiles ?? [], rows),
+    [availability.data, rows],
+  );
 
   return (
     <Stack spacing={2}>
@@ -34,9 +48,9 @@ export default function AdminPage() {
       <AdminLinks />
       <CapacitySummary />
       <Typography color="text.secondary">
-        Which profiles apply to each application version, as the catalog lists them. A Try launches a short
-        session, waits for its first frame (at most {TRY_TIMEOUT_MS / 1000} s) and ends it; this browser keeps
-        each cell&apos;s last outcome.
+        Which profiles apply to each application version, as the catalog lists them: &ldquo;applies&rdquo; is
+        the catalog&apos;s word, not a test. A Try launches a short session, waits for its first frame (at
+        most {TRY_TIMEOUT_MS / 1000} s) and ends it; this browser keeps each cell&apos;s last outcome.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField label="Filter applications" value={filter} onChange={(e) => setFilter(e.target.value)} />
@@ -56,7 +70,7 @@ export default function AdminPage() {
       >
         {running && (
           <Stack spacing={1}>
-            <Typography variant="body2">Trying {targetLabel(running.target)}</Typography>
+            <Typography variant="body2">{tryingText(running)}</Typography>
             {running.sessionId ? (
               <TryProbe key={running.sessionId} sessionId={running.sessionId} onResult={settle} />
             ) : (
@@ -64,7 +78,7 @@ export default function AdminPage() {
             )}
             <LinearProgress aria-label={`Trying ${targetLabel(running.target)}`} />
             <Button size="small" onClick={cancel} sx={{ alignSelf: 'flex-start' }}>
-              Cancel and end the session
+              {running.batch ? 'Stop trying all and end the session' : 'Cancel and end the session'}
             </Button>
           </Stack>
         )}
@@ -73,6 +87,7 @@ export default function AdminPage() {
       {availability.isError && (
         <ErrorAlert error={availability.error} onRetry={() => void availability.refetch()} />
       )}
+      {availability.data && <TryAll targets={targets} busy={running !== undefined} onTryAll={startAll} />}
       {availability.data && (
         <ProfileMatrix
           profiles={availability.data.profiles}

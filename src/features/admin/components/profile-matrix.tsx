@@ -1,5 +1,4 @@
-import { useEffect, useReducer, useState } from 'react';
-import Button from '@mui/material/Button';
+import { useEffect, useState } from 'react';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
@@ -13,24 +12,8 @@ import Typography from '@mui/material/Typography';
 import { useNarrow } from '../../../components/use-narrow';
 import type { Profile } from '../../../lib/api-client';
 import type { AvailabilityRow } from '../api/get-availability';
-import { agoText, outcomeText, readOutcome, subscribeOutcomes, type TryTarget } from '../api/try-outcomes';
-import type { RunningTry } from './use-try';
-
-/** What the cells need besides their row and profile. */
-interface TryProps {
-  running: RunningTry | undefined;
-  onTry: (target: TryTarget) => void;
-  onCancel: () => void;
-}
-
-/** The name of a target in words, as its Try button says it: "Model Viewer 1.3.1 with Default". */
-export function targetLabel(t: TryTarget): string {
-  return `${t.appName} ${t.version} with ${t.profileName}`;
-}
-
-function sameTarget(a: TryTarget, b: TryTarget): boolean {
-  return a.app === b.app && a.version === b.version && a.profile === b.profile;
-}
+import { AvailabilityCell, type TryProps } from './availability-cell';
+import { useOutcomeChanges } from './use-outcome-changes';
 
 /** `Date.now()`, again every 30 s, so that "2 min ago" moves on. */
 function useMinuteClock(): number {
@@ -40,61 +23,6 @@ function useMinuteClock(): number {
     return () => clearInterval(timer);
   }, []);
   return now;
-}
-
-/**
- * One (version, profile): "does not apply", or "available" (or the refusal its last Try met) with its last
- * outcome and when, and the Try button, which becomes Cancel while its Try runs (the focus stays on it).
- */
-function AvailabilityCell({
-  row,
-  profile,
-  now,
-  running,
-  onTry,
-  onCancel,
-}: TryProps & { row: AvailabilityRow; profile: Profile; now: number }) {
-  if (!row.applies.includes(profile.id))
-    return (
-      <Typography variant="body2" color="text.secondary">
-        does not apply
-      </Typography>
-    );
-  const target: TryTarget = {
-    app: row.app,
-    appName: row.appName,
-    version: row.version,
-    profile: profile.id,
-    profileName: profile.name,
-  };
-  const outcome = readOutcome(target);
-  const refused = outcome?.kind === 'refused';
-  const mine = running !== undefined && sameTarget(running.target, target);
-  const label = targetLabel(target);
-  return (
-    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <Typography variant="body2" color={refused ? 'warning.main' : 'success.main'}>
-        {refused ? outcomeText(outcome) : 'available'}
-      </Typography>
-      {outcome && (
-        <Typography variant="caption" color="text.secondary" title={new Date(outcome.at).toLocaleString()}>
-          {refused
-            ? `tried ${agoText(outcome.at, now)}`
-            : `${outcomeText(outcome)}, ${agoText(outcome.at, now)}`}
-        </Typography>
-      )}
-      <Button
-        size="small"
-        variant="outlined"
-        color={mine ? 'warning' : 'primary'}
-        disabled={running !== undefined && !mine}
-        aria-label={mine ? `Cancel the try of ${label}` : `Try ${label}`}
-        onClick={() => (mine ? onCancel() : onTry(target))}
-      >
-        {mine ? 'Cancel' : 'Try'}
-      </Button>
-    </Stack>
-  );
 }
 
 function RowName({ row }: { row: AvailabilityRow }) {
@@ -166,8 +94,7 @@ export function ProfileMatrix({
 }: TryProps & { profiles: Profile[]; rows: AvailabilityRow[] }) {
   const narrow = useNarrow();
   const now = useMinuteClock();
-  const [, outcomesChanged] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => subscribeOutcomes(outcomesChanged), []);
+  useOutcomeChanges();
   if (rows.length === 0) return <Typography>No application version matches.</Typography>;
   if (narrow) return <AvailabilityCards profiles={profiles} rows={rows} now={now} {...tryProps} />;
   return (

@@ -6,11 +6,14 @@ import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import { describeError } from '../../../lib/error-text';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
 import { Player, type PlayerState } from '../../../player';
-import type { TryResult } from './use-try';
+import type { TryResult } from '../utils/try-queue';
 
-/** The ended sentence of a failed session, without the words that introduce it. */
+/**
+ * The ended sentence of a failed session, without the words that introduce it (the badge says "failed"):
+ * "USD Viewer 1.2.0 exited with code 1" of "This session has ended: it failed. The session failed: USD …".
+ */
 function failure(ended: string): string {
-  return ended.replace(/^This session has ended: it failed\.\s*/, '') || ended;
+  return ended.replace(/^This session has ended: it failed\.\s*(The session failed:\s*)?/, '') || ended;
 }
 
 /** What a Try is doing, for the page to show. */

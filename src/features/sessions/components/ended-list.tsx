@@ -4,7 +4,6 @@
  */
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,8 +12,10 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { ConditionChip } from '../../../components/condition-chip';
 import type { Session } from '../../../lib/api-client';
 import { formatWhen } from '../../../lib/format-when';
+import { conditionBadge } from '../../../lib/session-condition';
 import { whyItEnded } from '../utils/end-cause';
 import { formatAge, Launched } from './session-list';
 
@@ -39,12 +40,7 @@ function Why({ session }: { session: Session }) {
   const why = whyItEnded(session);
   return (
     <Stack spacing={0.5}>
-      <Chip
-        label={why.label}
-        color={why.failed ? 'error' : 'default'}
-        size="small"
-        sx={{ alignSelf: 'start' }}
-      />
+      <ConditionChip badge={conditionBadge(why.failed ? 'failed' : 'ended')} label={why.label} size="small" />
       <Typography variant="caption">{why.words}</Typography>
     </Stack>
   );

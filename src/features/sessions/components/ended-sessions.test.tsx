@@ -85,7 +85,10 @@ function service({ admin }: { admin: boolean }) {
 /** The rows of the ended sessions' table, by the session ids they show. */
 async function endedRows() {
   const table = await screen.findByRole('table', { name: 'Ended' });
-  return (id: string) => within(table).getByText(id).closest('tr')!;
+  return (id: string) =>
+    within(table)
+      .getByRole('button', { name: `Copy session id ${id}` })
+      .closest('tr')!;
 }
 
 describe('ended sessions', { timeout: 30_000 }, () => {
@@ -103,9 +106,9 @@ describe('ended sessions', { timeout: 30_000 }, () => {
     // The catalog's names come a moment later.
     await waitFor(() =>
       expect(ids()).toEqual([
-        'USD Viewer 1.2.0 (Default)11111111-1111-4111-8111-111111111111',
-        'USD Viewer 1.2.0 (Default)22222222-2222-4222-8222-222222222222',
-        'USD Viewer 1.2.0 (Default)33333333-3333-4333-8333-333333333333',
+        'USD Viewer 1.2.0 (Default)11111111',
+        'USD Viewer 1.2.0 (Default)22222222',
+        'USD Viewer 1.2.0 (Default)33333333',
       ]),
     );
     const idle = row('11111111-1111-4111-8111-111111111111');
@@ -115,11 +118,18 @@ describe('ended sessions', { timeout: 30_000 }, () => {
     const failed = row('22222222-2222-4222-8222-222222222222');
     expect(failed).toHaveTextContent('under a minute');
     expect(failed).toHaveTextContent('Failed');
+    // A failure is an error: red, with an error icon, as on the running list.
+    const chip = within(failed).getByText('Failed').closest('.MuiChip-root')!;
+    expect(chip).toHaveClass('MuiChip-colorError');
+    expect(within(chip as HTMLElement).getByTestId('ErrorIcon')).toBeInTheDocument();
+    expect(within(idle).getByText('No viewer').closest('.MuiChip-root')).toHaveClass('MuiChip-colorDefault');
     expect(failed).toHaveTextContent('USD Viewer 1.2.0 exited with code 3 before it was ready');
     const deleted = row('33333333-3333-4333-8333-333333333333');
     expect(deleted).toHaveTextContent('2 h 5 min');
     expect(deleted).toHaveTextContent('Ended by root');
-    expect(screen.queryByText('44444444-4444-4444-8444-444444444444')).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Copy session id 44444444-4444-4444-8444-444444444444' }),
+    ).not.toBeInTheDocument();
     // Not an admin: their own sessions, without a filter or a column of people.
     expect(screen.getByText(/^Your sessions that ended/)).toBeInTheDocument();
     expect(screen.queryByRole('search', { name: 'Ended sessions of one person' })).not.toBeInTheDocument();
@@ -143,7 +153,9 @@ describe('ended sessions', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Everyone' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(asked).toEqual([null, 'root']);
-    expect(await screen.findByText('11111111-1111-4111-8111-111111111111')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'Copy session id 11111111-1111-4111-8111-111111111111' }),
+    ).toBeInTheDocument();
   });
 
   it('says nothing has ended where the service ignores `state` and lists what runs', async () => {

@@ -9,7 +9,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -18,8 +17,11 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { ConditionChip } from '../../../components/condition-chip';
 import type { SessionRow } from '../../../lib/queries/list-sessions';
 import { useLaunchLabel } from '../../../lib/queries/use-launch-names';
+import { conditionBadge, type ConditionBadge } from '../../../lib/session-condition';
+import { ShortSessionId } from './short-session-id';
 import { SessionStill } from './session-still';
 
 /** "3 min", "2 h 5 min": how long ago a session was started. */
@@ -35,27 +37,44 @@ interface RowsProps {
   rows: SessionRow[];
   /** Now, in epoch milliseconds, for the ages. */
   now: number;
+  /** Asks to end a session that waits or runs (after confirming). */
   onEnd: (id: string) => void;
+  /** Takes a failed session off the list: nothing of it runs, so nothing is asked. */
+  onRemove: (id: string) => void;
 }
 
-function stateOf(row: SessionRow): { label: string; color: 'success' | 'warning' | 'error' } {
-  if (row.failure !== undefined) return { label: 'failed', color: 'error' };
-  return row.session?.status.condition === 'ready'
-    ? { label: 'ready', color: 'success' }
-    : { label: 'pending', color: 'warning' };
+/**
+ * The badge of a row: a 410 this browser met, or the service's condition. A failed session is never
+ * "pending", whatever else the page knows of it.
+ */
+export function rowBadge(row: SessionRow): ConditionBadge {
+  if (row.failure !== undefined) return conditionBadge('failed');
+  return conditionBadge(row.session?.status.condition, row.session?.status.message);
+}
+
+/** The words under the badge: why it failed, or where it waits; a running session's badge says it all. */
+function stateWords(row: SessionRow, badge: ConditionBadge): string | undefined {
+  const message = row.failure ?? row.session?.status.message;
+  if (badge.kind === 'failed') return message || 'The service did not say why it failed.';
+  return badge.kind === 'running' ? undefined : message;
 }
 
 function State({ row }: { row: SessionRow }) {
-  const state = stateOf(row);
+  const badge = rowBadge(row);
+  const words = stateWords(row, badge);
   return (
-    <Stack spacing={0.5}>
-      <Chip label={state.label} color={state.color} sx={{ alignSelf: 'start' }} />
-      <Typography variant="caption">{row.failure ?? row.session?.status.message}</Typography>
+    <Stack spacing={0.5} sx={{ maxWidth: '40ch' }}>
+      <ConditionChip badge={badge} />
+      {words && (
+        <Typography variant="caption" color={badge.kind === 'failed' ? 'error' : undefined}>
+          {words}
+        </Typography>
+      )}
     </Stack>
   );
 }
 
-/** The session's name first, its id beneath it in small type: the id is for support, not for reading. */
+/** The session's name first, its short id beneath it in small type: the id is for support, not for reading. */
 export function Launched({
   row,
   variant,
@@ -69,13 +88,7 @@ export function Launched({
       <Typography variant={variant} component="p" sx={{ fontWeight: 700 }}>
         {name ?? 'Application unknown'}
       </Typography>
-      <Typography
-        variant="caption"
-        color="text.secondary"
-        sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
-      >
-        {row.id}
-      </Typography>
+      <ShortSessionId id={row.id} />
     </Box>
   );
 }
@@ -85,7 +98,21 @@ function age(row: SessionRow, now: number): string {
   return row.user ? `${since}, by ${row.user}` : since;
 }
 
-function Actions({ row, onEnd }: { row: SessionRow; onEnd: (id: string) => void }) {
+const nowrap = { whiteSpace: 'nowrap', flexShrink: 0 } as const;
+
+/** A session that waits or runs: its viewer, and End. A failed one has no viewer to open: Remove. */
+function Actions({ row, onEnd, onRemove }: Omit<RowsProps, 'rows' | 'now'> & { row: SessionRow }) {
+  if (rowBadge(row).kind === 'failed')
+    return (
+      <Button
+        size="small"
+        onClick={() => onRemove(row.id)}
+        aria-label={`Remove failed session ${row.id}`}
+        sx={nowrap}
+      >
+        Remove
+      </Button>
+    );
   return (
     <Stack direction="row" spacing={1}>
       <Button
@@ -93,7 +120,7 @@ function Actions({ row, onEnd }: { row: SessionRow; onEnd: (id: string) => void 
         component={RouterLink}
         to={`/sessions/${row.id}`}
         aria-label={`Open viewer of ${row.id}`}
-        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        sx={nowrap}
       >
         Open viewer
       </Button>
@@ -102,7 +129,7 @@ function Actions({ row, onEnd }: { row: SessionRow; onEnd: (id: string) => void 
         color="error"
         onClick={() => onEnd(row.id)}
         aria-label={`End session ${row.id}`}
-        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        sx={nowrap}
       >
         End
       </Button>
@@ -111,7 +138,7 @@ function Actions({ row, onEnd }: { row: SessionRow; onEnd: (id: string) => void 
 }
 
 /** One row a session, for screens with room for the columns. */
-export function SessionTable({ rows, now, onEnd }: RowsProps) {
+export function SessionTable({ rows, now, ...actions }: RowsProps) {
   return (
     <TableContainer>
       <Table aria-label="Sessions" size="small">
@@ -137,7 +164,7 @@ export function SessionTable({ rows, now, onEnd }: RowsProps) {
               </TableCell>
               <TableCell>{age(row, now)}</TableCell>
               <TableCell sx={{ width: '1%' }}>
-                <Actions row={row} onEnd={onEnd} />
+                <Actions row={row} {...actions} />
               </TableCell>
             </TableRow>
           ))}
@@ -148,7 +175,7 @@ export function SessionTable({ rows, now, onEnd }: RowsProps) {
 }
 
 /** One card a session, stacked, for narrow screens. */
-export function SessionCards({ rows, now, onEnd }: RowsProps) {
+export function SessionCards({ rows, now, ...actions }: RowsProps) {
   return (
     <Stack component="ul" aria-label="Sessions" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {rows.map((row) => (
@@ -164,7 +191,7 @@ export function SessionCards({ rows, now, onEnd }: RowsProps) {
             <State row={row} />
           </CardContent>
           <CardActions>
-            <Actions row={row} onEnd={onEnd} />
+            <Actions row={row} {...actions} />
           </CardActions>
         </Card>
       ))}

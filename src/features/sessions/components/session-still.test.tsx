@@ -53,7 +53,9 @@ describe('the still of a session', { timeout: 30_000 }, () => {
     const asked = serve([running], picture);
     const { unmount } = renderRoute('/sessions');
     const table = await screen.findByRole('table', { name: 'Sessions' });
-    const row = within(table).getByText(sessionId).closest('tr') as HTMLElement;
+    const row = within(table)
+      .getByRole('button', { name: `Copy session id ${sessionId}` })
+      .closest('tr') as HTMLElement;
     const image = await within(row).findByRole('img', { name: alt });
     expect(image).toHaveAttribute('src', 'blob:still-1');
     expect(asked[0]).toEqual({ id: sessionId, authorization: 'Bearer still-token' });
@@ -84,7 +86,7 @@ describe('the still of a session', { timeout: 30_000 }, () => {
   it('is not asked for while a session is pending', async () => {
     const asked = serve([pending], picture);
     renderRoute('/sessions');
-    expect(await screen.findByText('pending')).toBeInTheDocument();
+    expect(await screen.findByText('Waiting')).toBeInTheDocument();
     expect(asked).toEqual([]);
     expect(screen.queryByRole('img')).not.toBeInTheDocument();
   });

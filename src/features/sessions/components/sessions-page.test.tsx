@@ -10,6 +10,13 @@ import { api, http, HttpResponse, server } from '../../../test/server';
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The row of `table` that shows session `id` (its short id copies the whole one). */
+function rowOf(table: HTMLElement, id: string): HTMLElement {
+  return within(table)
+    .getByRole('button', { name: `Copy session id ${id}` })
+    .closest('tr')!;
+}
+
 describe('sessions page', { timeout: 30_000 }, () => {
   it('lists the service sessions by name with state and age, and ends one after confirming', async () => {
     sessionCatalog();
@@ -33,19 +40,19 @@ describe('sessions page', { timeout: 30_000 }, () => {
       }),
     );
     renderRoute('/sessions');
-    const table = await screen.findByRole('table', { name: 'Sessions' });
-    const row = within(table).getByText(sessionId).closest('tr')!;
-    expect(within(row).getByText('ready')).toBeInTheDocument();
+    const row = rowOf(await screen.findByRole('table', { name: 'Sessions' }), sessionId);
+    expect(within(row).getByText('Running')).toBeInTheDocument();
     expect(within(row).getByText('5 min')).toBeInTheDocument();
-    // The catalog's names lead; the id comes after them.
+    // The catalog's names lead; the short id comes after them.
     expect(await within(row).findByText('USD Viewer 1.2.0 (Default)')).toBeInTheDocument();
     const cells = within(row).getAllByRole('cell');
-    expect(cells[0]!.textContent).toBe(`USD Viewer 1.2.0 (Default)${sessionId}`);
+    expect(cells[0]!.textContent).toBe('USD Viewer 1.2.0 (Default)3f2b8c1e');
     const open = within(row).getByRole('link', { name: `Open viewer of ${sessionId}` });
     expect(open).toHaveAttribute('href', `/sessions/${sessionId}`);
     expect(open).toHaveStyle({ whiteSpace: 'nowrap' });
     await userEvent.click(within(row).getByRole('button', { name: `End session ${sessionId}` }));
     const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+    // It names what it ends.
     expect(dialog).toHaveTextContent('USD Viewer 1.2.0 (Default) will be stopped');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
     expect(deleted).toBe(0);
@@ -88,8 +95,8 @@ describe('sessions page', { timeout: 30_000 }, () => {
     renderRoute('/sessions');
     expect(await screen.findByText(/sessions started from this browser/)).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Sessions' });
-    expect(within(table).getByText('pending')).toBeInTheDocument();
-    expect(within(table).queryByText(other)).not.toBeInTheDocument();
+    expect(within(rowOf(table, sessionId)).getByText('Waiting')).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: `Copy session id ${other}` })).not.toBeInTheDocument();
     await waitFor(() => expect(getStartedSessions().map((s) => s.id)).toEqual([sessionId]));
   });
 
@@ -114,8 +121,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
       ),
     );
     renderRoute('/sessions');
-    const table = await screen.findByRole('table', { name: 'Sessions' });
-    const row = within(table).getByText(sessionId).closest('tr')!;
+    const row = rowOf(await screen.findByRole('table', { name: 'Sessions' }), sessionId);
     expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
     expect(within(row).getByText('1 h 5 min, by alice')).toBeInTheDocument();
   });
@@ -129,7 +135,8 @@ describe('sessions page', { timeout: 30_000 }, () => {
     const card = within(list).getByRole('listitem');
     expect(card).toHaveTextContent('Application unknown');
     expect(card).toHaveTextContent('Age: unknown');
-    expect(within(card).getByText('pending')).toBeInTheDocument();
+    expect(within(card).getByText('Waiting')).toBeInTheDocument();
+    expect(within(card).getByText('Waiting for a free GPU: 1 session ahead')).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: `End session ${sessionId}` })).toBeInTheDocument();
   });
 

@@ -15,14 +15,17 @@ import { EndedSessions } from './ended-sessions';
 import { SessionCards, SessionTable } from './session-list';
 
 /**
- * The caller's sessions: what runs, its state and age, open the viewer, end one after confirming; and below,
- * what ended in the last 30 days and why.
+ * The caller's sessions: what waits, runs or has just failed, its state and age, open the viewer, end one after
+ * confirming (the dialog names what it runs), take a failed one off the list; and below, what ended in the
+ * last 30 days and why.
  */
 export function SessionsPage() {
   const sessions = useQuery(sessionQueries.list());
   const narrow = useNarrow();
   const [ending, setEnding] = useState<string | undefined>();
   const end = useEndSession();
+  // A failed session runs nothing: it is taken off the list without asking.
+  const remove = useEndSession();
   const rows = sessions.data?.rows ?? [];
   const List = narrow ? SessionCards : SessionTable;
   const endingName = useLaunchLabel(rows.find((row) => row.id === ending)?.ids);
@@ -32,8 +35,9 @@ export function SessionsPage() {
       <Typography variant="h4" component="h1" gutterBottom>
         Sessions
       </Typography>
+      {/* Not "Running": a session that failed stays here a while, to say why. */}
       <Typography variant="h5" component="h2" gutterBottom>
-        Running
+        Current
       </Typography>
       {sessions.isPending && <CircularProgress aria-label="Loading sessions" />}
       {sessions.isError && !sessions.data && (
@@ -53,6 +57,7 @@ export function SessionsPage() {
           to start one.
         </Typography>
       )}
+      {remove.isError && <ErrorAlert error={remove.error} what="This session" />}
       {rows.length > 0 && (
         <List
           rows={rows}
@@ -61,6 +66,7 @@ export function SessionsPage() {
             end.reset();
             setEnding(id);
           }}
+          onRemove={(id) => remove.mutate(id)}
         />
       )}
       <EndSessionDialog
