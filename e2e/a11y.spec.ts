@@ -18,7 +18,7 @@ const pages: { name: string; path: string; ready: (page: Page) => Promise<void> 
   {
     name: 'catalog',
     path: '/',
-    ready: (p) => expect(p.getByRole('link', { name: 'Sample Viewer' })).toBeVisible(),
+    ready: (p) => expect(p.getByRole('link', { name: 'Sample Viewer', exact: true })).toBeVisible(),
   },
   {
     name: 'application',
@@ -92,11 +92,11 @@ test.describe('accessibility', () => {
     page,
   }) => {
     await page.goto(`${stack.baseURL}/`);
-    await expect(page.getByRole('link', { name: 'Sample Viewer' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sample Viewer', exact: true })).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Enter');
-    const target = page.getByRole('link', { name: 'Sample Viewer' });
+    const target = page.getByRole('link', { name: 'Sample Viewer', exact: true });
     for (let i = 0; i < 20 && !(await target.evaluate((el) => el === document.activeElement)); i++) {
       await page.keyboard.press('Tab');
     }
@@ -120,7 +120,7 @@ test.describe('accessibility', () => {
     await expect(page.getByRole('table', { name: 'Launch summary' })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${stack.baseURL}/`);
-    await expect(page.getByRole('link', { name: 'Sample Viewer' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sample Viewer', exact: true })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     // Nothing wider than the phone: the page must not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -92,7 +92,7 @@ test('catalog cards show the icon beside the catalog, else a monogram', async ({
   await expect(card('Lost App').getByTestId('app-monogram')).toHaveText('LA');
   await expect(card('Lost App').locator('img')).toHaveCount(0);
 
-  await card('Drawn App').getByRole('link', { name: 'Drawn App' }).click();
+  await card('Drawn App').getByRole('link', { name: 'Drawn App', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Drawn App' })).toBeVisible();
   await expect.poll(() => loaded(page.getByRole('main').locator('img').first())).toBe(true);
 });

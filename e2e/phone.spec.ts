@@ -63,7 +63,11 @@ test('no main page scrolls sideways, sessions stack as cards, and axe finds noth
   test.setTimeout(120_000);
   const session = await startRunningSession(request, stack.apiURL);
   const pages: [string, string, () => Promise<void>][] = [
-    ['catalog', '/apps', () => expect(page.getByRole('link', { name: 'USD Explorer' })).toBeVisible()],
+    [
+      'catalog',
+      '/apps',
+      () => expect(page.getByRole('link', { name: 'USD Explorer', exact: true })).toBeVisible(),
+    ],
     [
       'application',
       '/apps/sample-editor?version=2.0.0-rc.1%2Bbuild.20240101',

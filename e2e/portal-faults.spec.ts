@@ -64,7 +64,7 @@ test.describe('portal under faults', () => {
     const back = Date.now();
     await expect(banner).toBeHidden({ timeout: 30_000 });
     const bannerGoneMs = Date.now() - back;
-    await expect(list.getByRole('link', { name: 'Sample Player' })).toBeVisible();
+    await expect(list.getByRole('link', { name: 'Sample Player', exact: true })).toBeVisible();
     const refreshedMs = Date.now() - back;
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
     console.log(

@@ -66,7 +66,7 @@ test.describe('portal', () => {
     await page.getByRole('combobox', { name: 'Tags' }).fill('editor');
     await page.getByRole('option', { name: 'editor' }).click();
     await expect(list.getByRole('article')).toHaveCount(1);
-    await expect(list.getByRole('link', { name: 'Sample Editor' })).toBeVisible();
+    await expect(list.getByRole('link', { name: 'Sample Editor', exact: true })).toBeVisible();
     expect(new URL(page.url()).searchParams.getAll('tags')).toEqual(['editor']);
 
     await page.goto(`${stack.baseURL}/apps?q=viewer`);
@@ -76,7 +76,7 @@ test.describe('portal', () => {
 
   test('open an application: SemVer order, latest marked, profiles per version', async ({ page }) => {
     await page.goto(`${stack.baseURL}/apps`);
-    await page.getByRole('link', { name: 'Sample Viewer' }).click();
+    await page.getByRole('link', { name: 'Sample Viewer', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Sample Viewer' })).toBeVisible();
     const versions = page.getByRole('list', { name: 'Versions' }).getByRole('button');
     await expect(versions).toHaveText(['2.0.0-rc.1pre-release', '1.10.0latest', '1.0.0']);
@@ -89,6 +89,35 @@ test.describe('portal', () => {
     await expect(
       page.getByRole('region', { name: 'Profiles of version 1.0.0' }).getByRole('heading'),
     ).toHaveText(['Small (small)']);
+  });
+
+  test("from a card to a playing session in two clicks: the card's Launch, then the review's", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    await page.goto(`${stack.baseURL}/apps`);
+    const card = (name: string) => page.getByRole('article', { name });
+    // Two profiles and neither is the default: the wizard asks which, and waits for Review.
+    await card('Sample Viewer').getByRole('link', { name: 'Launch Sample Viewer' }).click();
+    await expect(page.getByRole('button', { name: 'Review' })).toHaveAccessibleDescription(
+      'Choose a profile to review the launch.',
+    );
+    await page.goBack();
+
+    // One profile: chosen, and the review is open with its Launch.
+    await card('Script App').getByRole('link', { name: 'Launch Script App' }).click();
+    const summary = page.getByRole('table', { name: 'Launch summary' });
+    await expect(summary.getByRole('row', { name: 'Profile Small (small)' })).toBeVisible();
+    await expect(summary).toContainText('Script App (script-app)');
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    try {
+      await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 30_000 });
+    } finally {
+      expect((await request.delete(`${stack.apiURL}/stream/${id}`)).status()).toBe(204);
+    }
   });
 
   test('launch while the GPU is busy: the session waits, then the viewer opens; end it in Sessions', async ({
@@ -125,10 +154,12 @@ test.describe('portal', () => {
     await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 5_000 });
 
     await page.goto(`${stack.baseURL}/sessions`);
-    const row = page.getByRole('row').filter({ hasText: second! });
-    await expect(row.getByText('ready', { exact: true })).toBeVisible();
-    // Named by the catalog's names, the id after them.
-    await expect(row).toContainText(`Sample Viewer 1.10.0 (Small)${second}`);
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: `Copy session id ${second}` }) });
+    await expect(row.getByText('Running', { exact: true })).toBeVisible();
+    // Named by the catalog's names, the short id after them.
+    await expect(row).toContainText(`Sample Viewer 1.10.0 (Small)${second!.slice(0, 8)}`);
     await row.getByRole('button', { name: `End session ${second}` }).click();
     const dialog = page.getByRole('dialog', { name: 'End this session?' });
     await expect(dialog).toContainText('Sample Viewer 1.10.0 (Small) will be stopped');
@@ -176,7 +207,9 @@ test.describe('portal', () => {
     const id = await startRunningSession(request, stack.apiURL);
     try {
       await page.goto(`${stack.baseURL}/sessions`);
-      const row = page.getByRole('row').filter({ hasText: id });
+      const row = page
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: `Copy session id ${id}` }) });
       await expect(row).toContainText('Sample Editor 1.0.0 (Small)');
       await expect(row).toContainText('under a minute, by anonymous');
     } finally {

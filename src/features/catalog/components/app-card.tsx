@@ -1,31 +1,45 @@
 import { Link as RouterLink } from 'react-router-dom';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { AppIcon } from '../../../components/app-icon';
 import type { Application } from '../../../lib/api-client';
+import { AppPicture } from './app-picture';
 
-/** One application of the catalog. The description is plain text: React escapes it, HTML stays inert. */
+/**
+ * The wizard at its review of `id`'s latest version with its only or default profile, when it has one: with
+ * the review's own Launch, two clicks from the catalog to a session. Otherwise the wizard asks what is missing.
+ */
+function launchLink(id: string): string {
+  return `/launch?${new URLSearchParams({ app: id, step: 'review' }).toString()}`;
+}
+
+/**
+ * One application of the catalog: its picture, its name (to its page of versions and profiles) and Launch.
+ * The description is plain text: React escapes it, HTML stays inert.
+ */
 export function AppCard({ app }: { app: Application }) {
   return (
-    <Card component="article" aria-labelledby={`app-${app.id}`} sx={{ height: '100%' }}>
-      <CardContent>
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <AppIcon app={app} />
-          <div>
-            <Typography variant="h6" component="h2" id={`app-${app.id}`}>
-              <Link component={RouterLink} to={`/apps/${encodeURIComponent(app.id)}`}>
-                {app.name}
-              </Link>
-            </Typography>
-            <Typography variant="caption" color="text.secondary" component="p">
-              {app.id}
-            </Typography>
-          </div>
-        </Stack>
+    <Card
+      component="article"
+      aria-labelledby={`app-${app.id}`}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+    >
+      <AppPicture app={app} />
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Typography variant="h6" component="h2" id={`app-${app.id}`}>
+          <Link component={RouterLink} to={`/apps/${encodeURIComponent(app.id)}`}>
+            {app.name}
+          </Link>
+        </Typography>
+        <Typography variant="caption" color="text.secondary" component="p">
+          {app.id}
+        </Typography>
         <Typography variant="body2" sx={{ my: 1, overflowWrap: 'anywhere' }}>
           {app.description}
         </Typography>
@@ -35,6 +49,17 @@ export function AppCard({ app }: { app: Application }) {
           ))}
         </Stack>
       </CardContent>
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button
+          variant="contained"
+          component={RouterLink}
+          to={launchLink(app.id)}
+          aria-label={`Launch ${app.name}`}
+          startIcon={<PlayArrowIcon />}
+        >
+          Launch
+        </Button>
+      </CardActions>
     </Card>
   );
 }

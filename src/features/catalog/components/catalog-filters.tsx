@@ -13,7 +13,7 @@ import type { TagFilterProps } from './tag-filter';
  */
 function TagFieldUnavailable({ tags }: Pick<TagFilterProps, 'tags'>) {
   return (
-    <FormControl disabled sx={{ flex: 2, minWidth: 200 }}>
+    <FormControl disabled size="small" sx={{ flex: 2, minWidth: 200 }}>
       <InputLabel htmlFor="catalog-tags-waiting">Tags</InputLabel>
       <OutlinedInput id="catalog-tags-waiting" label="Tags" value={tags.join(', ')} readOnly />
     </FormControl>
@@ -36,11 +36,14 @@ export interface CatalogFiltersProps {
   onSort: (value: CatalogSort) => void;
 }
 
-/** Text search, tag filter and sort order of the catalog (state lives in the URL). */
+/**
+ * Text search, tag filter and sort order of the catalog (state lives in the URL). All three are of the
+ * theme's small size, as its text fields are, so that they stand in one line of one height.
+ */
 export function CatalogFilters(props: CatalogFiltersProps) {
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
-      <FormControl sx={{ flex: 2 }}>
+      <FormControl size="small" sx={{ flex: 2 }}>
         <InputLabel htmlFor="catalog-search">Search applications</InputLabel>
         <OutlinedInput
           id="catalog-search"
@@ -54,7 +57,7 @@ export function CatalogFilters(props: CatalogFiltersProps) {
         <TagFilter tags={props.tags} options={props.tagOptions} onTags={props.onTags} />
       </Suspense>
       {/* The browser's own list: lighter than a menu, and at home with every keyboard and screen reader. */}
-      <FormControl sx={{ flex: 1, minWidth: 160 }}>
+      <FormControl size="small" sx={{ flex: 1, minWidth: 160 }}>
         <InputLabel htmlFor="catalog-sort" shrink>
           Sort by
         </InputLabel>

@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { apps } from '../../../test/fixtures';
+import { apps, profiles, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
 
@@ -26,6 +26,92 @@ describe('catalog page', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toHaveAttribute('href', '/apps/usd-viewer');
     expect(screen.getByText('Explore USD stages.')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('3 applications');
+  });
+
+  it('offers Launch on each card, to the review of that application', async () => {
+    serveApps();
+    renderRoute('/');
+    const card = await screen.findByRole('article', { name: 'USD Viewer' });
+    expect(within(card).getByRole('link', { name: 'Launch USD Viewer' })).toHaveAttribute(
+      'href',
+      '/launch?app=usd-viewer&step=review',
+    );
+    expect(within(card).getByRole('link', { name: 'Launch USD Viewer' })).toHaveTextContent('Launch');
+    // The application's page stays, at its name.
+    expect(within(card).getByRole('link', { name: 'USD Viewer' })).toHaveAttribute(
+      'href',
+      '/apps/usd-viewer',
+    );
+    expect(screen.getAllByRole('link', { name: /^Launch / })).toHaveLength(3);
+  });
+
+  it("launches in two steps from the keyboard: the card's Launch, then the review's", async () => {
+    serveApps();
+    const posted: unknown[] = [];
+    server.use(
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json({ count: 1, items: [{ version: '1.10.0', arguments: [] }] }),
+      ),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+        HttpResponse.json({ count: profiles.length, items: profiles }),
+      ),
+      http.post(api('/stream'), async ({ request }) => {
+        posted.push(await request.json());
+        return HttpResponse.json(ready);
+      }),
+    );
+    const { router } = renderRoute('/');
+    const launch = await screen.findByRole('link', { name: 'Launch USD Composer' });
+    for (let i = 0; i < 40 && document.activeElement !== launch; i++) await userEvent.tab();
+    expect(launch).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    const summary = await screen.findByRole('table', { name: 'Launch summary' });
+    expect(
+      within(summary).getByRole('row', { name: 'Application USD Composer (usd-composer)' }),
+    ).toBeVisible();
+    expect(within(summary).getByRole('row', { name: 'Profile Default (default)' })).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Launch' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sessions/${sessionId}`));
+    expect(posted).toEqual([{ id: 'usd-composer', version: 'latest', profile: 'default' }]);
+  });
+
+  it("shows the application's picture where the catalog has one, else its monogram", async () => {
+    server.use(
+      http.get(api('/cfg/apps'), () =>
+        HttpResponse.json({
+          count: 3,
+          items: [
+            { ...apps[0]!, icon: '/catalog-icons/icons/usd-viewer.png' },
+            { ...apps[1]!, icon: '/catalog-icons/icons/gone.png' },
+            apps[2]!,
+          ],
+        }),
+      ),
+    );
+    renderRoute('/');
+    const card = (name: string) => screen.findByRole('article', { name });
+    const picture = (await card('USD Viewer')).querySelector('img');
+    expect(picture).toHaveAttribute('src', `${location.origin}/catalog-icons/icons/usd-viewer.png`);
+    // Decorative: the card names the application.
+    expect(picture).toHaveAttribute('alt', '');
+    expect(within(await card('Evil App')).getByTestId('app-monogram')).toHaveTextContent('EA');
+    // A picture that does not load gives way to the monogram.
+    const gone = await card('USD Composer');
+    fireEvent.error(gone.querySelector('img')!);
+    expect(within(gone).getByTestId('app-monogram')).toHaveTextContent('UC');
+    expect(gone.querySelector('img')).toBeNull();
+  });
+
+  it('gives the search, tags and sort boxes one size', async () => {
+    serveApps();
+    renderRoute('/');
+    const search = await screen.findByRole('searchbox', { name: 'Search applications' });
+    // The tag field's own code comes a moment after the page.
+    const tags = await screen.findByRole('combobox', { name: 'Tags' });
+    const sort = screen.getByRole('combobox', { name: 'Sort by' });
+    for (const box of [search, tags, sort]) {
+      expect(box.closest('.MuiInputBase-root')).toHaveClass('MuiInputBase-sizeSmall');
+    }
   });
 
   it('shows a description holding HTML as plain text', async () => {

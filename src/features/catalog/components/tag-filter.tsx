@@ -12,6 +12,7 @@ export default function TagFilter({ tags, options, onTags }: TagFilterProps) {
   return (
     <Autocomplete
       multiple
+      size="small"
       options={options}
       value={tags}
       onChange={(_e, value) => onTags(value)}

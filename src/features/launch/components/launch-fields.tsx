@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -5,13 +6,15 @@ import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import type { Application, Profile } from '../../../lib/api-client';
 import type { VersionInfo } from '../../../lib/versions';
 
-// Thousands of applications: show the first matches only, the text narrows them down.
-const filterApps = createFilterOptions<string>({ limit: 50 });
-
-/** Application picker (free text too, so a deep link with any id can be shown and checked). */
+/**
+ * Application picker, by name. Free text too, so that a deep link with any id can be shown and checked: an id
+ * the catalog does not have shows as itself. The id shows, small, only where it tells two applications of the
+ * same name apart.
+ */
 export function AppField(props: {
   value: string;
   apps: Application[];
@@ -19,6 +22,20 @@ export function AppField(props: {
   onChange: (id: string) => void;
 }) {
   const names = new Map(props.apps.map((a) => [a.id, a.name]));
+  const counts = new Map<string, number>();
+  for (const a of props.apps) counts.set(a.name, (counts.get(a.name) ?? 0) + 1);
+  const shared = (id: string) => (counts.get(names.get(id) ?? '') ?? 0) > 1;
+  // What a person types is a name (or an id): a name the catalog has stands for its application.
+  const byName = new Map(props.apps.map((a) => [a.name.toLowerCase(), a.id]));
+  // Thousands of applications: the first matches only, by name or id; the text narrows them down.
+  const filterApps = createFilterOptions<string>({
+    limit: 50,
+    stringify: (id) => `${names.get(id) ?? ''} ${id}`,
+  });
+  const label = (id: string) => names.get(id) ?? id;
+  // The text being typed; otherwise the field shows the chosen application's name, also once the list of
+  // names comes after the choice (with free text, Autocomplete would keep showing the id).
+  const [typed, setTyped] = useState<string>();
   return (
     <Autocomplete
       freeSolo
@@ -26,13 +43,23 @@ export function AppField(props: {
       options={props.apps.map((a) => a.id)}
       filterOptions={filterApps}
       value={props.value || null}
-      onChange={(_e, id) => props.onChange(id ?? '')}
-      getOptionLabel={(id) => id}
+      inputValue={typed ?? label(props.value)}
+      onInputChange={(_e, text, reason) => setTyped(reason === 'input' ? text : undefined)}
+      onChange={(_e, text) => {
+        const typed = text ?? '';
+        props.onChange(names.has(typed) ? typed : (byName.get(typed.trim().toLowerCase()) ?? typed));
+      }}
+      getOptionLabel={label}
       renderOption={(liProps, id) => {
         const { key, ...rest } = liProps;
         return (
           <li key={key} {...rest}>
-            {names.get(id) ?? id} ({id})
+            {label(id)}
+            {shared(id) && (
+              <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+                {id}
+              </Typography>
+            )}
           </li>
         );
       }}
@@ -42,7 +69,7 @@ export function AppField(props: {
           label="Application"
           required
           error={Boolean(props.error)}
-          helperText={props.error ?? (names.get(props.value) || ' ')}
+          helperText={props.error ?? (props.value && shared(props.value) ? props.value : ' ')}
         />
       )}
     />

@@ -2,7 +2,10 @@ import { Navigate, useSearchParams } from 'react-router-dom';
 import Typography from '@mui/material/Typography';
 import { LaunchWizard } from './launch-wizard';
 
-/** `/launch?app=&version=&profile=&usd_stage_uri=`; a session's page shows the launch once it is made. */
+/**
+ * `/launch?app=&version=&profile=&usd_stage_uri=&step=review`; a session's page shows the launch once it is
+ * made.
+ */
 export function LaunchPage() {
   const [params] = useSearchParams();
   // Links of earlier versions of the portal named a waiting session here (`&session=`): its page has it now.

@@ -15,7 +15,10 @@ export function fieldName(field: LaunchField, labels: Record<string, string>): s
   return NAMES[field] ?? 'arguments';
 }
 
-/** Why the choice cannot be reviewed yet, in words; undefined when it can. */
+/**
+ * Why the choice cannot be reviewed yet, in words; undefined when it can. `checking`: the versions or profiles
+ * of the application are still on their way (the profile may then be chosen for the person).
+ */
 export function reviewReason(state: {
   app: string;
   profile: string;
@@ -24,9 +27,10 @@ export function reviewReason(state: {
   missing: string | undefined;
 }): string | undefined {
   if (!state.app) return 'Choose an application to review the launch.';
-  if (!state.profile) return 'Choose a profile to review the launch.';
   if (state.problem) return `Fix the ${state.problem} above to review the launch.`;
-  if (state.checking) return 'Checking that this profile applies…';
+  if (state.checking)
+    return state.profile ? 'Checking that this profile applies…' : 'Looking up the profiles that apply…';
+  if (!state.profile) return 'Choose a profile to review the launch.';
   if (state.missing) return `Fill in ${state.missing} to review the launch.`;
   return undefined;
 }

@@ -1,11 +1,12 @@
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
@@ -22,6 +23,7 @@ import {
   argumentValues,
 } from '../utils/argument-values';
 import type { LaunchField } from '../utils/launch-refusal';
+import { preferredProfile } from '../utils/preferred-profile';
 import { ArgumentFields } from './argument-fields';
 import { AppField, ProfileField, VersionField } from './launch-fields';
 import {
@@ -36,16 +38,23 @@ import { LaunchRefusalAlert } from './launch-refusal-alert';
 import { LaunchReview } from './launch-review';
 
 const steps = ['Application', 'Version', 'Profile', 'Options', 'Review'];
+const OPTIONS_STEP = 3;
+const REVIEW_STEP = 4;
 
-/** The wizard: application, version (default latest), profile, options, review, then POST /stream. */
+/**
+ * The wizard: application, version (default latest), profile (the only or default one unless chosen),
+ * options, review, then POST /stream. `step=review` in the query (the catalog card's Launch) opens the review
+ * as soon as the choice is complete and checked, so that a card's Launch and the review's Launch start a
+ * session; a choice still to be made shows the form at that field instead.
+ */
 export function LaunchWizard() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [reviewing, setReviewing] = useState(false);
   const app = params.get('app') ?? '';
   const version = versionParam(params) || 'latest';
-  const profile = params.get('profile') ?? '';
+  const chosenProfile = params.get('profile');
+  const reviewAsked = params.get('step') === 'review';
 
   const apps = useQuery(launchQueries.apps());
   const versions = useQuery({ ...launchQueries.versions(app), enabled: app !== '' });
@@ -57,6 +66,18 @@ export function LaunchWizard() {
     // Not for a version known to be wrong: the service's answer would only repeat it, less clearly.
     enabled: Boolean(app && resolved) && !versionError && !versions.isError,
   });
+  // Chosen by the person (or a link), else the only or default profile of the version, once known.
+  const profile = chosenProfile ?? preferredProfile(profiles.data) ?? '';
+  /** Leaves the review for the form, keeping what the launch said (unlike `set`, which clears it). */
+  const leaveReview = () =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('step');
+        return next;
+      },
+      { replace: true },
+    );
   const launch = useMutation({
     mutationFn: launchSession,
     // Ready (200) or waiting (202), the session's page takes it from here, starting from this answer.
@@ -69,17 +90,22 @@ export function LaunchWizard() {
       setTimeout(() => void queryClient.invalidateQueries({ queryKey: sessionQueries.list().queryKey }), 0);
     },
     onError: (error) => {
-      setReviewing(false);
+      leaveReview();
       // What the catalog no longer has may still be in the lists this page loaded: they are asked again.
       if (error instanceof LaunchError && error.field && !error.field.startsWith('arguments'))
         void queryClient.invalidateQueries({ queryKey: appQueries.detail(app).queryKey });
     },
   });
 
-  /** Changes the query; `null` removes a key, and so does '' unless `keepEmpty` (a field emptied on purpose). */
+  /**
+   * Changes the query; `null` removes a key, and so does '' unless `keepEmpty` (a field emptied on purpose).
+   * A change of a field drops a link's `step=review`: the review opens when the person asks for it, not as
+   * soon as the choice happens to be complete.
+   */
   const set = (changes: Record<string, string | null>, keepEmpty = false) => {
     launch.reset();
     const next = new URLSearchParams(params);
+    next.delete('step');
     for (const [k, v] of Object.entries(changes)) {
       if (v || (keepEmpty && v !== null)) next.set(k, v);
       else next.delete(k);
@@ -122,16 +148,23 @@ export function LaunchWizard() {
   const listError = [apps.error, versions.error].find((e) => isApiError(e) && e.status === 403);
   const wrongArgument = declared.find((d) => argumentErrors[d.name]);
   const problem = (['app', 'version', 'profile'] as const).find((f) => errors[f]);
+  // `isLoading`, not `isPending`: profiles not asked for (a version in error) are not on their way.
+  const checking = Boolean(app) && (versions.isPending || (Boolean(resolved) && profiles.isLoading));
   const reviewBlocked = reviewReason({
     app,
     profile,
-    checking: Boolean(app && profile) && (versions.isPending || (Boolean(resolved) && profiles.isPending)),
+    checking,
     problem: problem
       ? fieldName(problem, labels)
       : wrongArgument && fieldName(`arguments.${wrongArgument.name}`, labels),
     missing: declared.find((d) => argumentValue(d, texts[d.name] ?? '').missing)?.label,
   });
-  const active = reviewing ? 4 : !app ? 0 : !profile ? 2 : 3;
+  const reviewing = reviewAsked && !reviewBlocked;
+  // A card's Launch waits for the lists rather than showing the form for a moment before the review.
+  const preparing = reviewAsked && !reviewing && !problem && (checking || apps.isPending);
+  // A version that declares no arguments has no Options step: skipped, and said why.
+  const noOptions = versions.data?.some((v) => v.version === resolved) === true && declared.length === 0;
+  const active = reviewing ? REVIEW_STEP : !app ? 0 : !profile ? 2 : noOptions ? REVIEW_STEP : OPTIONS_STEP;
   // A step in error is marked so; a step is done only once the service confirmed it (never for a link's guess).
   const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument ?? optionsError];
   const confirmed = [
@@ -153,9 +186,25 @@ export function LaunchWizard() {
       <Stepper activeStep={active} alternativeLabel aria-label="Launch steps" sx={{ overflowX: 'auto' }}>
         {steps.map((label, i) => {
           const error = Boolean(stepErrors[i]);
+          const skipped = i === OPTIONS_STEP && noOptions;
           return (
-            <Step key={label} completed={i < active && !error && confirmed[i] !== false}>
-              <StepLabel error={error}>{label}</StepLabel>
+            <Step
+              key={label}
+              completed={i < active && !error && !skipped && confirmed[i] !== false}
+              disabled={skipped}
+            >
+              <StepLabel
+                error={error}
+                optional={
+                  skipped ? (
+                    <Typography variant="caption" color="text.secondary">
+                      {appName ?? app} has none
+                    </Typography>
+                  ) : undefined
+                }
+              >
+                {label}
+              </StepLabel>
             </Step>
           );
         })}
@@ -165,13 +214,15 @@ export function LaunchWizard() {
         <ErrorAlert error={apps.error} what="The catalog" onRetry={() => void apps.refetch()} />
       )}
       {formError && <LaunchRefusalAlert error={formError} onRetry={() => launch.mutate(launch.variables!)} />}
-      {reviewing ? (
+      {preparing ? (
+        <CircularProgress aria-label="Preparing the review" />
+      ) : reviewing ? (
         <LaunchReview
           choice={choice}
           declared={declared}
           appName={appName}
           launching={launch.isPending}
-          onBack={() => setReviewing(false)}
+          onBack={() => set({ step: null })}
           onLaunch={() => launch.mutate(choice)}
         />
       ) : (
@@ -181,7 +232,7 @@ export function LaunchWizard() {
           spacing={2}
           onSubmit={(e) => {
             e.preventDefault();
-            if (!reviewBlocked) setReviewing(true);
+            if (!reviewBlocked) set({ step: 'review' });
           }}
         >
           <AppField

@@ -24,7 +24,7 @@ export function argumentFields(version: VersionInfo | undefined): ArgumentDeclar
 }
 
 /** The wizard's own query keys: an argument of the same name keeps its text under `arg.NAME`. */
-const TAKEN = new Set(['app', 'version', 'profile', 'session']);
+const TAKEN = new Set(['app', 'version', 'profile', 'session', 'step']);
 
 /** The query key that holds an argument's text (`usd_stage_uri=...`, `model=...`). */
 export function argumentParam(name: string): string {
