@@ -1,7 +1,7 @@
 /**
  * Real programs through the portal: a terminal (xterm on the display host) launched in the wizard, typed
  * into, clicked, resized, pasted into and copied from, and quit; and a program that fails, with the portal
- * saying why. Decoded frames are compared by their bright pixels (text is light on a dark terminal).
+ * saying why, on its page and on the Sessions page. Decoded frames are compared by their bright pixels (text is light on a dark terminal).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
@@ -183,9 +183,43 @@ test('a program that fails ends its session with the reason, in words', async ({
     await other.getByRole('button', { name: 'Review' }).click();
     await other.getByRole('button', { name: 'Launch' }).click();
     await other.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-    await expect(other.getByTestId('player-state')).toHaveText('Ended', { timeout: 30_000 });
-    await expect(other.getByText(/the disk exploded/).first()).toBeVisible();
+    await expect(other.getByTestId('player-state')).toHaveText('Failed', { timeout: 30_000 });
+    // Headed "Failed", the program's own words said once, without "has ended" or "The session failed" before them.
+    const failure = other.getByRole('alert').filter({ hasText: /the disk exploded/ });
+    await expect(failure.getByText('Failed', { exact: true })).toBeVisible();
+    await expect(failure).not.toContainText(/has ended|The session failed/);
+    await expect(failure.getByRole('link', { name: 'Launch again' })).toBeVisible();
+    await expect(failure.getByRole('link', { name: 'Back to Sessions' })).toBeVisible();
   } finally {
     await other.close();
   }
+});
+
+test('the Sessions page shows a failed session as failed: red, an error icon, its reason, Remove only', async () => {
+  const launched = await page.request.post(`${stack.apiURL}/stream`, {
+    data: { id: 'broken', version: '1.0.0', profile: 'small' },
+  });
+  expect([200, 202]).toContain(launched.status());
+  const { id } = (await launched.json()) as { id: string };
+  // It shows a window, then exits after three seconds: its own address answers 410 from then on.
+  await expect
+    .poll(async () => (await page.request.get(`${stack.apiURL}/stream/${id}`)).status(), { timeout: 30_000 })
+    .toBe(410);
+
+  await page.goto(`${stack.baseURL}/sessions`);
+  const row = page
+    .getByRole('table', { name: 'Sessions' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Copy session id ${id}` }) });
+  await expect(row).toContainText('Broken 1.0.0 (Small)');
+  const badge = row.locator('.MuiChip-colorError');
+  await expect(badge).toHaveText('Failed');
+  // Its icon (production builds carry no test ids on icons).
+  await expect(badge.locator('svg.MuiChip-icon')).toBeVisible();
+  await expect(row).toContainText('the disk exploded');
+  await expect(row).not.toContainText(/pending|Waiting/i);
+  // Nothing of it runs: no viewer to open, nothing to end, a line to take off the list.
+  await expect(row.getByRole('link', { name: /^Open viewer/ })).toHaveCount(0);
+  await row.getByRole('button', { name: `Remove failed session ${id}` }).click();
+  await expect(row).toHaveCount(0);
 });

@@ -141,6 +141,19 @@ test('a program that plays 440 Hz is heard by its controller and by a watcher, w
   await expect(watcher.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
   await expect(watcher.getByRole('button', { name: 'Unmute', exact: true })).toBeVisible();
   await expect(watcher.getByText('Sound is off: click or press any key to hear it')).toBeVisible();
+  // The hint is over the picture, clear of the slider, and the toolbar stays on one line; muted, the slider says 0.
+  const volume = watcher.getByRole('slider', { name: 'Volume' });
+  await expect(volume).toHaveAttribute('aria-valuetext', 'Muted');
+  const box = async (name: string) => {
+    const found = await watcher.getByRole('button', { name, exact: true }).boundingBox();
+    if (!found) throw new Error(`no box for ${name}`);
+    return found;
+  };
+  const [unmute, disconnect] = [await box('Unmute'), await box('Disconnect')];
+  expect(Math.abs(unmute.y + unmute.height / 2 - (disconnect.y + disconnect.height / 2))).toBeLessThan(4);
+  const hint = await watcher.getByText('Sound is off: click or press any key to hear it').boundingBox();
+  const stage = await watcher.getByLabel('Session stream (watch only)').boundingBox();
+  expect(hint && stage && hint.y >= stage.y && hint.y + hint.height <= stage.y + stage.height).toBe(true);
   await expectPlaying(watcher);
   expect(await watcher.evaluate(() => document.querySelector('video')?.muted)).toBe(true);
   await expectTone(watcher, 440);

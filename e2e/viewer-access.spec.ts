@@ -49,6 +49,24 @@ async function openViewer(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
+/**
+ * The owner's viewer playing, a watch-only link shared from it, and a stranger (a browser without a token)
+ * who has opened the link; `close()` closes both.
+ */
+async function sharedWithStranger(browser: Browser) {
+  const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
+  await expectPlaying(page);
+  await page.getByRole('button', { name: 'Share a watch-only link' }).click();
+  const link = await page.getByLabel('Watch-only link', { exact: true }).inputValue();
+  const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const watcher = await openViewer(stranger, link);
+  const close = async () => {
+    await stranger.close();
+    await page.close();
+  };
+  return { page, link, watcher, close };
+}
+
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
@@ -113,15 +131,9 @@ test('a stranger with only the signaling port gets nothing', async () => {
 });
 
 test('a watch-only link plays for someone without a token, and never controls', async ({ browser }) => {
-  const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
-  await expectPlaying(page);
-  await page.getByRole('button', { name: 'Share a watch-only link' }).click();
-  const link = await page.getByLabel('Watch-only link', { exact: true }).inputValue();
-  expect(new URL(link).search).toBe('');
-
-  const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const { page, link, watcher, close } = await sharedWithStranger(browser);
   try {
-    const watcher = await openViewer(stranger, link);
+    expect(new URL(link).search).toBe('');
     await expect(watcher.getByRole('heading', { name: /^Watching Sample Viewer 1\.0\.0/ })).toBeVisible();
     await expectPlaying(watcher);
     await expect(watcher.getByRole('button', { name: 'End session' })).toHaveCount(0);
@@ -144,33 +156,50 @@ test('a watch-only link plays for someone without a token, and never controls', 
     });
     await expect(watcher.getByTestId('player-state')).not.toHaveText('Playing');
   } finally {
-    await stranger.close();
-    await page.close();
+    await close();
   }
 });
 
 test('the owner stops sharing: the watcher is dropped, its link no longer plays, the owner plays on', async ({
   browser,
 }) => {
-  const page = await openViewer(owner, `${stack.baseURL}/sessions/${sessionId}`);
-  await expectPlaying(page);
-  await page.getByRole('button', { name: 'Share a watch-only link' }).click();
-  const link = await page.getByLabel('Watch-only link', { exact: true }).inputValue();
-  const stranger = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const { page, watcher, close } = await sharedWithStranger(browser);
   try {
-    const watcher = await openViewer(stranger, link);
     await expectPlaying(watcher);
     await page.getByRole('button', { name: 'Stop sharing' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Sharing stopped' })).toContainText(
       'the watch-only links made so far no longer work',
     );
     await expect(page.getByLabel('Watch-only link', { exact: true })).toHaveCount(0);
-    // Dropped, it tries again with the link's ticket, which the application now refuses.
-    await expect(watcher.getByText(/the owner stopped sharing the session/)).toBeVisible({ timeout: 30_000 });
-    await expect(watcher.getByTestId('player-state')).not.toHaveText('Playing');
+    // Dropped, it tries again with the link's ticket, which the application now refuses: that is final.
+    await expect(watcher.getByText(/^The owner stopped sharing this session/)).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(watcher.getByTestId('player-state')).toHaveText('Sharing stopped');
+    await expect(watcher.getByText(/Reconnecting in/)).toHaveCount(0);
+    await expect(watcher.getByRole('button', { name: /Reconnect|Retry/ })).toHaveCount(0);
     await expectPlaying(page);
   } finally {
-    await stranger.close();
-    await page.close();
+    await close();
+  }
+});
+
+// Last: it ends the session the tests above share.
+test('a watcher through a link learns that the session ended, and says so for good', async ({ browser }) => {
+  const { watcher, close } = await sharedWithStranger(browser);
+  try {
+    await expectPlaying(watcher);
+    const ended = await fetch(`${stack.apiURL}/stream/${sessionId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(ended.status).toBe(204);
+    // The application is gone; the service's door, asked on the service's own address, says the session is.
+    await expect(watcher.getByTestId('player-state')).toHaveText('Ended', { timeout: 30_000 });
+    await expect(watcher.getByText('This session has ended.')).toBeVisible();
+    await expect(watcher.getByText(/You are watching through a shared link/)).toHaveCount(0);
+    await expect(watcher.getByText(/Reconnecting in/)).toHaveCount(0);
+  } finally {
+    await close();
   }
 });

@@ -13,10 +13,18 @@ export type PlayerState =
   | { kind: 'connecting'; attempt: number }
   | { kind: 'waiting-for-video'; attempt: number }
   | { kind: 'playing' }
+  /**
+   * Connected, but the picture has not moved for a while (see frames/frame-watch.ts): what is on screen is
+   * frozen. `since`: the `Date.now()` time of the last frame. A frame brings back `playing`.
+   */
+  | { kind: 'stalled'; since: number }
   /** `retryAt` is a `Date.now()` time, for a countdown. */
   | { kind: 'reconnecting'; attempt: number; delayMs: number; retryAt: number; reason: string }
   | { kind: 'failed'; reason: string }
-  | { kind: 'ended'; reason: string }
+  /** The session is over; `failed` where it failed rather than ended. No reconnect follows. */
+  | { kind: 'ended'; reason: string; failed?: boolean }
+  /** A shared link's ticket was refused: its owner stopped sharing. Final: no reconnect follows. */
+  | { kind: 'withdrawn'; reason: string }
   | { kind: 'disconnected' };
 
 /** A ticket and the relays that came with it. */
@@ -56,12 +64,21 @@ export interface PlayerOptions {
   door?: DoorOptions;
   /** Watch-only viewers send no input. */
   mode?: 'control' | 'watch';
+  /**
+   * The player plays a shared watch link, with no API to follow the session by: the word of the application
+   * and of the service's door at a reconnect is final. The application refusing the link's ticket (401) means
+   * the owner stopped sharing (`withdrawn`); the door's "no such session" (404) or "failed" (410), that the
+   * session is over (`ended`). Neither is retried. A direct connection that nobody answers asks the door next.
+   */
+  sharedLink?: boolean;
   transport?: SignalingTransport;
   reconnect?: ReconnectOptions;
   createPeerConnection?: PeerConnectionFactory;
   statsIntervalMs?: number;
   /** Time from the start of an attempt to the first frame before it counts as failed. */
   connectTimeoutMs?: number;
+  /** How long a playing picture may stand still before the player says so (`stalled`); default 1500 ms. */
+  stallMs?: number;
   resize?: ResizeOptions;
   /** Keys the page keeps for its own shortcuts (Escape is the player's: it releases the keyboard). */
   keepKey?: (event: KeyboardEvent) => boolean;

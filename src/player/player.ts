@@ -6,6 +6,7 @@
  */
 import { parseAppMessage } from './data-channels/app-messages';
 import { CURSOR_IMAGE_EVENT, cursorStyle } from './data-channels/cursor-image';
+import { FrameWatch } from './frames/frame-watch';
 import { PeerSession } from './connection/peer-session';
 import { TypedEmitter } from './events/typed-emitter';
 import { InputController } from './input/input-controller';
@@ -28,12 +29,33 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * How long a playing picture may stand still before it counts as frozen: half again the once-a-second
+ * refresh the display host sends of a picture that does not change (streamer/display/capture.ts), so that a
+ * quiet terminal never reads as stopped.
+ */
+const STALL_MS = 1500;
+
+/** What a shared link's player says when the owner has stopped sharing (the application refuses its ticket). */
+export const SHARING_STOPPED =
+  'The owner stopped sharing this session: this link no longer plays. Ask them for a new link to watch again.';
+
+/** The final state a shared link's player takes from a refusal, or undefined where it may try again. */
+function sharedLinkVerdict(error: SignalingError): PlayerState | undefined {
+  if (error.gone === 'failed')
+    return { kind: 'ended', reason: 'This session failed, and can no longer be watched.', failed: true };
+  if (error.gone === 'ended') return { kind: 'ended', reason: 'This session has ended.' };
+  if (error.status === 401) return { kind: 'withdrawn', reason: SHARING_STOPPED };
+  return undefined;
+}
+
 /** Watches one session in one video element. */
 export class Player extends TypedEmitter<PlayerEvents> {
   private current: PlayerState = { kind: 'idle' };
   private peer: PeerSession | undefined;
   private input: InputController | undefined;
   private resizer: StreamResizer | undefined;
+  private frames: FrameWatch | undefined;
   private readonly policy: ReconnectPolicy;
   private readonly stats: StatsSampler;
   private generation = 0;
@@ -48,11 +70,16 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private iceServers: RTCIceServer[] = [];
   /** The service has no door endpoint (404 or 405 to an offer there): signal straight to the application. */
   private noDoor = false;
+  /** A shared link's direct connection went unanswered: the door says next whether the session is still there. */
+  private askDoor = false;
 
   constructor(private readonly options: PlayerOptions) {
     super();
     this.policy = new ReconnectPolicy(options.reconnect);
-    this.stats = new StatsSampler(options.statsIntervalMs ?? 1000, (sample) => this.emit('stats', sample));
+    this.stats = new StatsSampler(options.statsIntervalMs ?? 1000, (sample) => {
+      this.frames?.sampled(sample.framesDecoded);
+      this.emit('stats', sample);
+    });
   }
 
   /** The current state. */
@@ -80,9 +107,14 @@ export class Player extends TypedEmitter<PlayerEvents> {
     return this.seq;
   }
 
-  /** Starts connecting; does nothing after the session ended or while already connected. */
+  /** Whether nothing can follow: the session is over, or the shared link was withdrawn. */
+  private get over(): boolean {
+    return this.current.kind === 'ended' || this.current.kind === 'withdrawn';
+  }
+
+  /** Starts connecting; does nothing once it is over or while already connected. */
   connect(): void {
-    if (this.current.kind === 'ended' || this.peer || this.current.kind === 'connecting') return;
+    if (this.over || this.peer || this.current.kind === 'connecting') return;
     // During a reconnect countdown this connects at once instead of starting a second attempt beside it.
     clearTimeout(this.retryTimer);
     this.stopped = false;
@@ -103,14 +135,12 @@ export class Player extends TypedEmitter<PlayerEvents> {
   disconnect(): void {
     this.stopped = true;
     this.teardown();
-    if (this.current.kind !== 'ended') this.setState({ kind: 'disconnected' });
+    if (!this.over) this.setState({ kind: 'disconnected' });
   }
 
   /** Says the session is over (the page ended it, or learnt so from the service); no reconnect follows. */
   markEnded(reason = 'This session has ended.'): void {
-    this.stopped = true;
-    this.teardown();
-    this.setState({ kind: 'ended', reason });
+    this.finish({ kind: 'ended', reason });
   }
 
   /** Sends an application event on `messages`; false when the channel is not open. */
@@ -153,7 +183,11 @@ export class Player extends TypedEmitter<PlayerEvents> {
     } catch (error) {
       return this.lost(error instanceof RoutesError ? error.message : message(error));
     }
-    const path = this.noDoor ? 'direct' : chooseSignaling(this.options.door, endpoint.host);
+    const path = this.noDoor
+      ? 'direct'
+      : this.askDoor
+        ? 'door'
+        : chooseSignaling(this.options.door, endpoint.host);
     const doorUrl = path === 'door' ? this.options.door?.url : undefined;
     // Asked for at once, and awaited only when the offer is ready to go: the two overlap.
     const grant = Promise.resolve()
@@ -200,6 +234,9 @@ export class Player extends TypedEmitter<PlayerEvents> {
       );
     } catch (error) {
       if (stale()) return;
+      const verdict =
+        this.options.sharedLink && error instanceof SignalingError ? sharedLinkVerdict(error) : undefined;
+      if (verdict) return this.finish(verdict);
       // Another deployment of the API has no door (CONTRACT §21): its routes are then the way in, at once.
       const status = error instanceof SignalingError ? error.status : undefined;
       if (doorUrl && (status === 404 || status === 405) && !this.noDoor) {
@@ -208,6 +245,11 @@ export class Player extends TypedEmitter<PlayerEvents> {
         this.teardown();
         return void this.attempt(attempt);
       }
+      // Nobody answered at the application's port: gone with its session, or out of reach. A shared link has
+      // no API to ask which; the door, on the service's own origin, says (and plays, where it is only out of reach).
+      const unanswered = error instanceof SignalingError && status === undefined;
+      if (this.options.sharedLink && unanswered && !doorUrl && this.options.door && !this.noDoor)
+        this.askDoor = true;
       this.lost(message(error));
       return;
     }
@@ -258,11 +300,17 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.shown = stream;
     video.srcObject = stream;
     const onFrame = () => {
-      if (generation !== this.generation || this.current.kind === 'playing') return;
+      if (
+        generation !== this.generation ||
+        this.current.kind === 'playing' ||
+        this.current.kind === 'stalled'
+      )
+        return;
       clearTimeout(this.connectTimer);
       mark('sg:first-frame');
       this.policy.reset();
       this.setState({ kind: 'playing' });
+      this.watchFrames(generation);
       // Only now: a new size restarts the application's encoder, which would delay the first frame.
       this.resizer?.sendNow();
     };
@@ -276,6 +324,31 @@ export class Player extends TypedEmitter<PlayerEvents> {
     const played = video.play?.();
     // Autoplay may be refused until a gesture; the picture then waits for one, the connection does not fail.
     played?.catch?.(() => undefined);
+  }
+
+  /** From the first frame on, the state follows the frames: a picture that stopped is not said to play. */
+  private watchFrames(generation: number) {
+    this.frames?.stop();
+    this.frames = new FrameWatch(this.options.video, {
+      stallMs: this.options.stallMs ?? STALL_MS,
+      sampleMs: this.options.statsIntervalMs ?? 1000,
+      onStall: (since) => {
+        if (generation === this.generation && this.current.kind === 'playing')
+          this.setState({ kind: 'stalled', since });
+      },
+      onResume: () => {
+        if (generation === this.generation && this.current.kind === 'stalled')
+          this.setState({ kind: 'playing' });
+      },
+    });
+  }
+
+  /** Stops for good in `state` (the session is over, or the link withdrawn): no reconnect follows. */
+  private finish(state: PlayerState) {
+    this.stopped = true;
+    this.generation += 1;
+    this.teardown();
+    this.setState(state);
   }
 
   /**
@@ -322,6 +395,8 @@ export class Player extends TypedEmitter<PlayerEvents> {
     clearTimeout(this.retryTimer);
     clearTimeout(this.connectTimer);
     this.stats.stop();
+    this.frames?.stop();
+    this.frames = undefined;
     this.videoCleanup?.();
     this.videoCleanup = undefined;
     this.input?.detach();

@@ -30,12 +30,19 @@ export interface SignalingSession {
   close(): Promise<void>;
 }
 
-/** Why signaling failed; `status` is the HTTP status where there was one. */
+/**
+ * What the service's door said of the session itself, rather than of this viewer: it no longer has it
+ * (`ended`, its 404) or it failed (`failed`, its 410).
+ */
+export type SessionGone = 'ended' | 'failed';
+
+/** Why signaling failed; `status` is the HTTP status where there was one, `gone` the door's word on the session. */
 export class SignalingError extends Error {
   override readonly name = 'SignalingError';
   constructor(
     message: string,
     readonly status?: number,
+    readonly gone?: SessionGone,
   ) {
     super(message);
   }

@@ -3,6 +3,7 @@ import { hostPort } from '../routes/parse-routes';
 import { parseIceLinks } from './signaling-path';
 import {
   SignalingError,
+  type SessionGone,
   type SignalingRequest,
   type SignalingSession,
   type SignalingTransport,
@@ -49,6 +50,18 @@ async function refusal(response: Response, mode: SignalingRequest['mode']): Prom
   return `The application refused the connection (HTTP ${response.status}).`;
 }
 
+/**
+ * What a refusal through the door says of the session: its own 410 (the session failed) and its own 404 (no
+ * such session), which it writes in plain text; a 404 in JSON is a service without a door (the portal's
+ * not-found answer), which says nothing of the session.
+ */
+function goneOf(response: Response): SessionGone | undefined {
+  if (response.status === 410) return 'failed';
+  const type = response.headers.get('Content-Type') ?? '';
+  if (response.status === 404 && type.startsWith('text/plain')) return 'ended';
+  return undefined;
+}
+
 /** POSTs the offer, reads the answer and the resource `Location`; `close()` DELETEs that resource. */
 export class WhepTransport implements SignalingTransport {
   constructor(private readonly options: WhepTransportOptions = {}) {}
@@ -75,7 +88,8 @@ export class WhepTransport implements SignalingTransport {
       );
     }
     if (response.status !== 201 && response.status !== 200) {
-      throw new SignalingError(await refusal(response, request.mode), response.status);
+      const gone = request.url ? goneOf(response) : undefined;
+      throw new SignalingError(await refusal(response, request.mode), response.status, gone);
     }
     const answer = await response.text();
     if (!answer.startsWith('v=')) throw new SignalingError('The application answered without an SDP answer.');

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportReachable } from '../../../lib/service-status';
@@ -52,20 +52,43 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
     expect(polls).toBe(answers.length);
   });
 
-  it('says a session that failed while waiting (410) has ended, with its reason', async () => {
+  it('says a session that failed while waiting (410) failed, in red, with its reason once', async () => {
     let polls = 0;
     server.use(
       http.get(api('/stream/:id'), () => {
         polls += 1;
         return polls === 1
           ? HttpResponse.json(pending, { status: 202 })
-          : HttpResponse.json({ detail: 'The application exited with code 1.' }, { status: 410 });
+          : HttpResponse.json(
+              {
+                detail:
+                  'The session failed: Broken Program 0.0.1 exited with code 1 before it was ready; it said: disk full',
+              },
+              { status: 410 },
+            );
       }),
     );
     renderRoute(`/sessions/${sessionId}`);
     expect(await screen.findByText('Phase: pending', {}, loading)).toBeInTheDocument();
-    expect(await screen.findByText(/it failed\. The application exited with code 1\./)).toBeInTheDocument();
-    expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
+    // Said once, without "This session has ended" or "The session failed" before it.
+    const reason = await screen.findByText(
+      'Broken Program 0.0.1 exited with code 1 before it was ready; it said: disk full',
+    );
+    const alert = reason.closest<HTMLElement>('[role="alert"]')!;
+    expect(alert).toHaveClass('MuiAlert-colorError');
+    expect(within(alert).getByTestId('ErrorOutlineIcon')).toBeInTheDocument();
+    expect(within(alert).getByText('Failed')).toHaveClass('MuiAlertTitle-root');
+    expect(alert).not.toHaveTextContent(/ended|The session failed/i);
+    // What to do next.
+    expect(within(alert).getByRole('link', { name: 'Launch again' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/launch/),
+    );
+    expect(within(alert).getByRole('link', { name: 'Back to Sessions' })).toHaveAttribute(
+      'href',
+      '/sessions',
+    );
+    expect(screen.getByTestId('player-state')).toHaveTextContent('Failed');
     expect(screen.queryByText('Lost contact with the service, still trying…')).not.toBeInTheDocument();
   });
 

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlayerState } from '../../../player';
-import { CHECK_HINT_TEXT, NO_PICTURE_TEXT, PlayerStatus } from './player-status';
+import { CHECK_HINT_TEXT, NO_PICTURE_TEXT, PlayerStatus, STALLED_TEXT } from './player-status';
 import { NO_PICTURE_MS } from './use-no-picture';
 
 const status = (state: PlayerState) => (
@@ -91,5 +91,82 @@ describe('PlayerStatus pointing to the connection check', () => {
     rerender(status({ kind: 'disconnected' }));
     act(() => vi.advanceTimersByTime(NO_PICTURE_MS));
     expect(checkLink()).not.toBeInTheDocument();
+  });
+});
+
+describe('PlayerStatus at the end', () => {
+  const alertOf = (text: string) => screen.getByText(text).closest<HTMLElement>('[role="alert"]')!;
+
+  it('heads a failure "Failed" in red with its icon, the reason once, and what to do next', () => {
+    render(
+      <MemoryRouter>
+        <PlayerStatus
+          state={{
+            kind: 'ended',
+            reason: 'Broken 0.0.1 exited with code 1 before it was ready',
+            failed: true,
+          }}
+          relaunch="/launch?app=broken"
+          onRetry={() => undefined}
+          onReconnect={() => undefined}
+        />
+      </MemoryRouter>,
+    );
+    const alert = alertOf('Broken 0.0.1 exited with code 1 before it was ready');
+    expect(within(alert).getByText('Failed')).toHaveClass('MuiAlertTitle-root');
+    expect(alert).toHaveClass('MuiAlert-colorError');
+    expect(within(alert).getByTestId('ErrorOutlineIcon')).toBeInTheDocument();
+    expect(alert).toHaveTextContent(/^FailedBroken 0\.0\.1 exited with code 1 before it was ready/);
+    expect(within(alert).getByRole('link', { name: 'Launch again' })).toHaveAttribute(
+      'href',
+      '/launch?app=broken',
+    );
+    expect(within(alert).getByRole('link', { name: 'Back to Sessions' })).toHaveAttribute(
+      'href',
+      '/sessions',
+    );
+    expect(checkLink()).not.toBeInTheDocument();
+  });
+
+  it('heads an end "Ended" in blue, and offers a link’s watcher no way to sessions that are not theirs', () => {
+    render(
+      <MemoryRouter>
+        <PlayerStatus
+          state={{ kind: 'ended', reason: 'This session has ended.' }}
+          sessions={false}
+          onRetry={() => undefined}
+          onReconnect={() => undefined}
+        />
+      </MemoryRouter>,
+    );
+    const alert = alertOf('This session has ended.');
+    expect(within(alert).getByText('Ended')).toHaveClass('MuiAlertTitle-root');
+    expect(alert).toHaveClass('MuiAlert-colorInfo');
+    expect(within(alert).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('says the owner stopped sharing, with nothing to retry', () => {
+    render(
+      status({
+        kind: 'withdrawn',
+        reason: 'The owner stopped sharing this session: this link no longer plays.',
+      }),
+    );
+    const alert = alertOf('The owner stopped sharing this session: this link no longer plays.');
+    expect(within(alert).getByText('Sharing stopped')).toHaveClass('MuiAlertTitle-root');
+    expect(within(alert).getByTestId('LinkOffIcon')).toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Reconnecting/)).not.toBeInTheDocument();
+  });
+});
+
+describe('PlayerStatus over a picture that stopped', () => {
+  it('says so over the frozen picture, and nothing once it plays again', () => {
+    const { rerender } = render(status({ kind: 'stalled', since: Date.now() - 1500 }));
+    expect(screen.getByRole('status')).toHaveTextContent(STALLED_TEXT);
+    expect(STALLED_TEXT).toBe('The picture has stopped. Waiting for it to move again…');
+    expect(screen.getByRole('progressbar', { name: 'Waiting for the picture' })).toBeInTheDocument();
+    rerender(status({ kind: 'playing' }));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

@@ -1,12 +1,17 @@
-/** What the player is doing, over the video: connecting, the reconnect countdown, a failure, the end. */
+/**
+ * What the player is doing, over the video: connecting, a picture that stopped, the reconnect countdown, a
+ * failure, the end (headed "Failed" in red for a session that failed, "Ended" for one that ended), and a shared
+ * link whose owner stopped sharing.
+ */
+import LinkOffIcon from '@mui/icons-material/LinkOff';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PlayerState } from '../../../player';
-import { ENDED_HERE } from '../../../lib/queries/session-queries';
 import { useNow } from '../hooks/use-now';
 import { NO_PICTURE_MS, useNoPicture } from './use-no-picture';
 
@@ -15,16 +20,30 @@ export const NO_PICTURE_TEXT =
   `No picture has arrived in ${NO_PICTURE_MS / 1000} s. The program may not have opened a window yet: ` +
   'wait a little longer, reconnect, or end the session.';
 
+/** What a person reads while the picture stands still over a connection that still looks alive. */
+export const STALLED_TEXT = 'The picture has stopped. Waiting for it to move again…';
+
 /** What a person reads beside the way to the connection check, when the stream has not started. */
 export const CHECK_HINT_TEXT = 'The stream has not started. The connection check finds what is in the way.';
 
+/** A way elsewhere in an alert's actions, on one line. */
+function ActionLink(props: { to: string; children: string }) {
+  return (
+    <Button color="inherit" size="small" component={RouterLink} to={props.to} sx={{ whiteSpace: 'nowrap' }}>
+      {props.children}
+    </Button>
+  );
+}
+
 /**
  * The overlay for every state but `playing`, which shows nothing. `relaunch`: where to launch the same
- * again once it has ended (the person's own viewer; a watcher gets only the way to the sessions).
+ * again once it has ended (the person's own viewer); `sessions`: whether to offer the way back to the
+ * sessions (not to someone watching through a shared link, who may have none).
  */
 export function PlayerStatus(props: {
   state: PlayerState;
-  relaunch?: string;
+  relaunch?: string | undefined;
+  sessions?: boolean;
   onRetry: () => void;
   onReconnect: () => void;
 }) {
@@ -42,6 +61,14 @@ export function PlayerStatus(props: {
           <Typography>
             {state.kind === 'waiting-for-video' ? 'Waiting for video…' : 'Connecting to the session…'}
           </Typography>
+        </>
+      );
+      break;
+    case 'stalled':
+      content = (
+        <>
+          <CircularProgress aria-label="Waiting for the picture" />
+          <Typography>{STALLED_TEXT}</Typography>
         </>
       );
       break;
@@ -78,34 +105,30 @@ export function PlayerStatus(props: {
     case 'ended':
       content = (
         <Alert
-          severity="info"
+          severity={state.failed ? 'error' : 'info'}
+          sx={{ maxWidth: 640, mx: 2 }}
           action={
             <>
-              {props.relaunch && (
-                <Button
-                  color="inherit"
-                  size="small"
-                  component={RouterLink}
-                  to={props.relaunch}
-                  sx={{ whiteSpace: 'nowrap' }}
-                >
-                  Launch again
-                </Button>
-              )}
-              <Button color="inherit" size="small" component={RouterLink} to="/sessions">
-                Sessions
-              </Button>
+              {props.relaunch && <ActionLink to={props.relaunch}>Launch again</ActionLink>}
+              {props.sessions !== false && <ActionLink to="/sessions">Back to Sessions</ActionLink>}
             </>
           }
         >
-          {state.reason === ENDED_HERE ? (
-            <strong>{ENDED_HERE}</strong>
-          ) : (
-            <>
-              <strong>This session has ended.</strong>
-              {state.reason && state.reason !== 'This session has ended.' ? ` ${state.reason}` : ''}
-            </>
-          )}
+          <AlertTitle>{state.failed ? 'Failed' : 'Ended'}</AlertTitle>
+          {/* A program's last words may be long and unbroken: they wrap where they must. */}
+          <Box component="span" sx={{ display: 'block', overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
+            {state.reason}
+          </Box>
+        </Alert>
+      );
+      break;
+    case 'withdrawn':
+      content = (
+        <Alert severity="warning" icon={<LinkOffIcon />} sx={{ maxWidth: 640, mx: 2 }}>
+          <AlertTitle>Sharing stopped</AlertTitle>
+          <Box component="span" sx={{ display: 'block' }}>
+            {state.reason}
+          </Box>
         </Alert>
       );
       break;
@@ -147,17 +170,7 @@ export function PlayerStatus(props: {
         <Alert
           severity="info"
           sx={{ maxWidth: 560 }}
-          action={
-            <Button
-              color="inherit"
-              size="small"
-              component={RouterLink}
-              to="/check"
-              sx={{ whiteSpace: 'nowrap' }}
-            >
-              Check the connection
-            </Button>
-          }
+          action={<ActionLink to="/check">Check the connection</ActionLink>}
         >
           {noPicture && (
             <Box component="span" sx={{ display: 'block', mb: 0.5 }}>

@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SOUND_KEY } from '../api/sound-choice';
 import { useSound } from '../hooks/use-sound';
-import { SOUND_HINT, SoundControl } from './sound-control';
+import { SOUND_HINT, SoundControl, SoundHint } from './sound-control';
 
 /** The control over a video element, as the viewer page has them. */
 function Viewer({ hasSound }: { hasSound: boolean }) {
@@ -12,7 +12,10 @@ function Viewer({ hasSound }: { hasSound: boolean }) {
   const sound = useSound(video, hasSound);
   return (
     <div data-sound={sound.state}>
-      <video ref={video} autoPlay muted aria-label="Session stream" />
+      <div data-testid="stage">
+        <video ref={video} autoPlay muted aria-label="Session stream" />
+        <SoundHint sound={sound} />
+      </div>
       <SoundControl sound={sound} />
       <p>Elsewhere on the page</p>
     </div>
@@ -20,7 +23,8 @@ function Viewer({ hasSound }: { hasSound: boolean }) {
 }
 
 const video = () => screen.getByLabelText<HTMLVideoElement>('Session stream');
-const soundState = () => video().parentElement?.dataset.sound;
+const soundState = () => screen.getByTestId('stage').parentElement?.dataset.sound;
+const volume = () => screen.getByRole('slider', { name: 'Volume' });
 
 /** The page as the browser sees it: whether it has had a click or key (jsdom knows no activation). */
 function activated(hasBeenActive: boolean) {
@@ -97,12 +101,39 @@ describe('SoundControl', () => {
     await user.keyboard('{Enter}');
     expect(screen.getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
     await user.tab();
-    expect(screen.getByRole('slider', { name: 'Volume' })).toHaveFocus();
-    await user.keyboard('{ArrowLeft}');
-    expect(video().volume).toBeCloseTo(0.95);
-    // Setting a volume is asking to hear it.
+    expect(volume()).toHaveFocus();
+    // Muted, the slider stands at 0: turning it up is asking to hear it, at the volume chosen.
+    await user.keyboard('{ArrowRight}');
+    expect(video().volume).toBeCloseTo(0.05);
     expect(video().muted).toBe(false);
-    expect(JSON.parse(localStorage.getItem(SOUND_KEY) ?? 'null')).toEqual({ muted: false, volume: 0.95 });
+    expect(volume()).toHaveAttribute('aria-valuetext', '5 %');
+    expect(JSON.parse(localStorage.getItem(SOUND_KEY) ?? 'null')).toEqual({ muted: false, volume: 0.05 });
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(video().volume).toBeCloseTo(0.15);
+  });
+
+  it('shows the volume at 0 while muted, and the volume heard once unmuted', () => {
+    activated(false);
+    render(<Viewer hasSound />);
+    expect(video().volume).toBe(1);
+    expect(screen.getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
+    expect(volume()).toHaveValue('0');
+    expect(volume()).toHaveAttribute('aria-valuetext', 'Muted');
+    fireEvent.pointerDown(screen.getByText('Elsewhere on the page'));
+    expect(volume()).toHaveValue('100');
+    expect(volume()).toHaveAttribute('aria-valuetext', '100 %');
+    fireEvent.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(volume()).toHaveValue('0');
+    // The volume itself is kept for when the sound comes back.
+    expect(video().volume).toBe(1);
+  });
+
+  it('says how to hear the sound over the picture, not in the toolbar, and lets clicks through to it', () => {
+    activated(false);
+    render(<Viewer hasSound />);
+    const hint = screen.getByText(SOUND_HINT);
+    expect(screen.getByTestId('stage')).toContainElement(hint);
+    expect(hint).toHaveStyle({ position: 'absolute', pointerEvents: 'none' });
   });
 
   it('stays muted and playing where unmuting would make the browser pause the video', () => {

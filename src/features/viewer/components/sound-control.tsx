@@ -1,14 +1,16 @@
 /**
- * The speaker control of a session with sound: mute or unmute, a volume slider, and while the browser wants a
- * click or key before it plays sound, a line saying so. A session without sound shows nothing of it.
+ * The speaker control of a session with sound: mute or unmute and a volume slider, which shows 0 while muted
+ * (what is heard), and while the browser wants a click or key before it plays sound, a line over the picture
+ * saying so (`SoundHint`), where the eye is and where it never pushes the toolbar onto a second line. A session
+ * without sound shows nothing of it.
  */
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
+import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import type { Sound } from '../hooks/use-sound';
 
 const HINT_ID = 'sound-hint';
@@ -21,7 +23,7 @@ export function SoundControl({ sound }: { sound: Sound }) {
   if (sound.state === 'none') return null;
   const muted = sound.state === 'muted';
   return (
-    <Stack ref={sound.controlRef} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+    <Stack ref={sound.controlRef} direction="row" spacing={1.5} sx={{ alignItems: 'center', pr: 1 }}>
       <Tooltip title={`${muted ? 'Unmute' : 'Mute'} (Ctrl+Shift+M)`}>
         <IconButton
           aria-label={muted ? 'Unmute' : 'Mute'}
@@ -37,16 +39,39 @@ export function SoundControl({ sound }: { sound: Sound }) {
         min={0}
         max={100}
         step={5}
-        value={Math.round(sound.volume * 100)}
-        getAriaValueText={(value) => `${value} %`}
+        // Muted, nothing is heard: the slider says 0, and moving it up unmutes at the volume chosen.
+        value={muted ? 0 : Math.round(sound.volume * 100)}
+        getAriaValueText={(value) => (muted ? 'Muted' : `${value} %`)}
         onChange={(_, value) => sound.setVolume((Array.isArray(value) ? (value[0] ?? 0) : value) / 100)}
-        sx={{ width: 96 }}
+        sx={{ width: 96, flexShrink: 0 }}
       />
-      {sound.waitingForGesture && (
-        <Typography id={HINT_ID} variant="body2" color="text.secondary">
-          {SOUND_HINT}
-        </Typography>
-      )}
     </Stack>
+  );
+}
+
+/** While the browser holds the sound back for a gesture: the line saying so, over the top of the picture. */
+export function SoundHint({ sound }: { sound: Sound }) {
+  if (sound.state === 'none' || !sound.waitingForGesture) return null;
+  return (
+    <Box
+      id={HINT_ID}
+      sx={{
+        position: 'absolute',
+        top: 8,
+        right: 8,
+        maxWidth: 'calc(100% - 16px)',
+        px: 1,
+        py: 0.25,
+        borderRadius: 1,
+        bgcolor: 'rgba(0,0,0,0.6)',
+        color: 'common.white',
+        typography: 'body2',
+        // A click on it is a click on the picture: it reaches the application and unmutes, as anywhere else.
+        pointerEvents: 'none',
+        zIndex: 2,
+      }}
+    >
+      {SOUND_HINT}
+    </Box>
   );
 }

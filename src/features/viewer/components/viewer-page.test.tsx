@@ -19,7 +19,16 @@ describe('ViewerPage', () => {
       http.get(api('/stream/:id'), () => HttpResponse.json({ detail: 'No such session.' }, { status: 404 })),
     );
     renderRoute(`/sessions/${sessionId}`);
-    expect(await screen.findByText('This session has ended.', {}, loading)).toBeInTheDocument();
+    // Never seen running: the id may be wrong, or long ended. Said once, under "Ended".
+    const reason = await screen.findByText(
+      'No session has this id: it does not exist, or it has ended.',
+      {},
+      loading,
+    );
+    const alert = reason.closest<HTMLElement>('[role="alert"]')!;
+    expect(within(alert).getByText('Ended')).toHaveClass('MuiAlertTitle-root');
+    expect(alert).toHaveClass('MuiAlert-colorInfo');
+    expect(screen.queryByText(/This session has ended/)).not.toBeInTheDocument();
     expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
     // Nothing named it: the heading falls back to the id beneath it.
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Session$/);
@@ -143,11 +152,61 @@ describe('ViewerPage', () => {
       '/launch?app=usd-viewer&version=1.2.0&profile=small',
     );
     const ending = screen.getByText('You ended this session.').closest<HTMLElement>('[role="alert"]')!;
-    expect(within(ending).getByRole('link', { name: 'Sessions' })).toHaveAttribute('href', '/sessions');
+    expect(within(ending).getByText('Ended')).toHaveClass('MuiAlertTitle-root');
+    expect(within(ending).getByRole('link', { name: 'Back to Sessions' })).toHaveAttribute(
+      'href',
+      '/sessions',
+    );
     // Nothing over the stage is about a stream any more.
     for (const name of ['Show statistics', 'Hide statistics', 'Fullscreen'])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Stream statistics' })).not.toBeInTheDocument();
+  });
+
+  it('asks before ending, naming what runs, and is used with the keyboard alone: Escape keeps it', async () => {
+    const deletes: string[] = [];
+    server.use(
+      http.get(api('/stream/:id'), () =>
+        HttpResponse.json({ ...ready, app: 'usd-viewer', version: '1.2.0', profile: 'small' }),
+      ),
+      http.get(api('/cfg/apps/:id'), () => HttpResponse.json(apps[0])),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+        HttpResponse.json({ count: profiles.length, items: profiles }),
+      ),
+      http.get(api('/cfg/apps/:id/versions'), () =>
+        HttpResponse.json({ count: 1, items: [{ version: '1.2.0' }] }),
+      ),
+      http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
+      http.delete(api('/stream/:id'), ({ params }) => {
+        deletes.push(String(params.id));
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute(`/sessions/${sessionId}`);
+    await screen.findByRole('heading', { level: 1, name: 'USD Viewer 1.2.0 (Small)' }, loading);
+    const endButton = await screen.findByRole('button', { name: 'End session' });
+    // One press is no end: it asks first, and Escape keeps the session.
+    endButton.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+    expect(dialog).toHaveTextContent('USD Viewer 1.2.0 (Small) will be stopped');
+    expect(deletes).toEqual([]);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(deletes).toEqual([]);
+    // The first Tab in the dialog reaches the way out, the next the end itself.
+    endButton.focus();
+    await user.keyboard(' ');
+    await screen.findByRole('dialog', { name: 'End this session?' });
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Keep it' })).toHaveFocus();
+    await user.tab();
+    const confirm = within(screen.getByRole('dialog')).getByRole('button', { name: 'End session' });
+    expect(confirm).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('You ended this session.')).toBeInTheDocument();
+    expect(deletes).toEqual([sessionId]);
   });
 
   it('plays a shared watch link without asking the service anything', async () => {

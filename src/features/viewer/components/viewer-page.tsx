@@ -20,7 +20,9 @@ import {
 import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import type { Session } from '../../../lib/api-client';
 import type { WatchLinkData } from '../api/watch-link';
+import { forgetSharedLink } from '../api/shared-links';
 import { launchLabel } from '../../../lib/launch-label';
+import { sessionEnd } from '../../../lib/session-end';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
@@ -34,6 +36,7 @@ import { ClipboardPanel } from './clipboard-panel';
 import { MessagesPanel } from './messages-panel';
 import { PendingSession } from './pending-session';
 import { PlayerStatus } from './player-status';
+import { SoundHint } from './sound-control';
 import { StatsOverlay } from './stats-overlay';
 import { ViewerToolbar } from './viewer-toolbar';
 import { WatchLink } from './watch-link';
@@ -43,11 +46,18 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   connecting: 'Connecting',
   'waiting-for-video': 'Waiting for video',
   playing: 'Playing',
+  stalled: 'Picture stopped',
   reconnecting: 'Reconnecting',
   failed: 'Failed',
   ended: 'Ended',
+  withdrawn: 'Sharing stopped',
   disconnected: 'Disconnected',
 };
+
+/** The page's one word for the state, beside the session's id. */
+function stateLabel(state: PlayerState): string {
+  return state.kind === 'ended' && state.failed ? 'Failed' : STATE_LABEL[state.kind];
+}
 
 /** The launch form filled in with what a session ran, as far as the service said. */
 function relaunchHref(session: Session | undefined): string {
@@ -103,6 +113,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       // Asked for at each connection: a control ticket lasts only until its viewer has connected.
       ticket: shared ? async () => shared.ticket : () => viewerTicket(sessionId, mode),
       door: doorOf(sessionId),
+      // A link's watcher has no API to follow the session by: the player takes the service's word for its end.
+      sharedLink: shared !== undefined,
       keepKey: isViewerShortcut,
     });
     playerRef.current = player;
@@ -151,11 +163,20 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
 
   const end = useEndSession();
 
-  const shown: PlayerState = endedReason !== undefined ? { kind: 'ended', reason: endedReason } : state;
-  const connected = !['disconnected', 'ended', 'failed', 'idle'].includes(shown.kind);
-  const ended = shown.kind === 'ended';
+  // The reason said once, in words, under "Failed" or "Ended".
+  const endWords = endedReason === undefined ? undefined : sessionEnd(endedReason, session !== undefined);
+  const shown: PlayerState = endWords ? { kind: 'ended', ...endWords } : state;
+  const connected = !['disconnected', 'ended', 'withdrawn', 'failed', 'idle'].includes(shown.kind);
+  // Nothing more can come: the session is over, or the link's owner stopped sharing it.
+  const ended = shown.kind === 'ended' || shown.kind === 'withdrawn';
   // Once the stream is gone, nothing over it is about it any more: no keyboard to release, no figures.
   const capture = connected ? keyboard : 'idle';
+
+  // The links of a session that is over play no more: there is nothing left to stop sharing.
+  const over = endedReason !== undefined;
+  useEffect(() => {
+    if (over && !watchOnly) forgetSharedLink(sessionId);
+  }, [over, watchOnly, sessionId]);
 
   // The end of a session seen fullscreen leaves a black screen with one line: the page says it better.
   useEffect(() => {
@@ -164,7 +185,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   }, [ended]);
   const panels = usePanelsAfterConnecting(['idle', 'connecting', 'waiting-for-video'].includes(shown.kind));
   const refused = watched.isError && !isTransientFailure(watched.error);
-  const label = waiting ? (refused ? 'Failed' : 'Waiting') : STATE_LABEL[shown.kind];
+  const label = waiting ? (refused ? 'Failed' : 'Waiting') : stateLabel(shown);
   const title = useSessionTitle(sessionId, session, !shared);
   const stageControls = useTakesStage(session, shared !== undefined) && !watchOnly;
   // A watch link carries the name its maker saw: its page asks the API nothing.
@@ -177,7 +198,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   return (
     <Stack spacing={2}>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
-        <Box>
+        <Box sx={{ minWidth: 0 }}>
           <Typography variant="h5" component="h1">
             {heading}
           </Typography>
@@ -236,16 +257,18 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               }}
             />
             <KeyboardHint capture={capture} />
+            <SoundHint sound={sound} />
             {showStats && !ended && <StatsOverlay history={history} />}
             <PlayerStatus
               state={shown}
               relaunch={watchOnly ? undefined : relaunchHref(session)}
+              sessions={!shared}
               onRetry={() => playerRef.current?.retry()}
               onReconnect={() => playerRef.current?.connect()}
             />
           </Box>
           {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} title={named} />}
-          {shared && (
+          {shared && !ended && (
             <Typography variant="body2" color="text.secondary">
               You are watching through a shared link: you see the stream, and nothing you do reaches the
               application.

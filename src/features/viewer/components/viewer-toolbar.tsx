@@ -26,7 +26,13 @@ export function ViewerToolbar(props: {
   onEnd: () => void;
 }) {
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+    // One line from a desktop's width up (the sound's hint is over the picture, not here); a phone's wraps.
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', md: 'nowrap' }, flexShrink: 0 }}
+    >
       {/* Once the session has ended there is no stream to hear, measure or see bigger. */}
       {!props.ended && (
         <>
@@ -60,16 +66,16 @@ export function ViewerToolbar(props: {
         </Tooltip>
       )}
       {props.ended ? null : props.connected ? (
-        <Button variant="outlined" onClick={props.onDisconnect}>
+        <Button variant="outlined" onClick={props.onDisconnect} sx={{ whiteSpace: 'nowrap' }}>
           Disconnect
         </Button>
       ) : (
-        <Button variant="outlined" onClick={props.onReconnect}>
+        <Button variant="outlined" onClick={props.onReconnect} sx={{ whiteSpace: 'nowrap' }}>
           Reconnect
         </Button>
       )}
       {!props.watchOnly && !props.ended && (
-        <Button variant="contained" color="error" onClick={props.onEnd}>
+        <Button variant="contained" color="error" onClick={props.onEnd} sx={{ whiteSpace: 'nowrap' }}>
           End session
         </Button>
       )}

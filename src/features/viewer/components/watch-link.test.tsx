@@ -64,20 +64,39 @@ describe('WatchLink', () => {
         'been disconnected. A link you share from now on works.',
     );
     expect(stops).toEqual([`${sessionId} watch`]);
-    // The link shown stopped working with the rest: it is gone, and a new one can be made.
+    // The link shown stopped working with the rest: it is gone, and a new one can be made; nothing is left to stop.
     expect(screen.queryByLabelText('Watch-only link')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Stop sharing' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Share a watch-only link' }));
     expect(ticketOf(await screen.findByLabelText('Watch-only link'))).toBe('watch-2');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
-  it('can stop links made before this page was opened', async () => {
-    const stops = service();
+  it('offers no stop while nothing is shared, and one as soon as a link is', async () => {
+    service();
     const user = userEvent.setup();
     renderWatchLink();
+    expect(screen.getByRole('button', { name: 'Share a watch-only link' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Stop sharing' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Share a watch-only link' }));
+    await screen.findByLabelText('Watch-only link');
+    expect(screen.getByRole('button', { name: 'Stop sharing' })).toBeInTheDocument();
+  });
+
+  it('can stop a link made before this page was opened in this browser, and offers no stop after it', async () => {
+    const stops = service();
+    const user = userEvent.setup();
+    const first = renderWatchLink();
+    await user.click(screen.getByRole('button', { name: 'Share a watch-only link' }));
+    await screen.findByLabelText('Watch-only link');
+    // A reload: the link is no longer shown, but it still works, and can still be stopped.
+    first.unmount();
+    renderWatchLink();
+    expect(screen.queryByLabelText('Watch-only link')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Stop sharing' }));
     expect(await screen.findByRole('status')).toHaveTextContent(/^Sharing stopped/);
     expect(stops).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Stop sharing' })).not.toBeInTheDocument();
   });
 
   it('says why the sharing could not be stopped, and keeps the link it showed', async () => {

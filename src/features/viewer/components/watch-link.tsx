@@ -13,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../../lib/error-text';
+import { forgetSharedLink, hasSharedLink, rememberSharedLink } from '../api/shared-links';
 import { stopSharing } from '../api/stop-sharing';
 import { createWatchLink } from '../api/watch-link';
 
@@ -22,12 +23,14 @@ export function signedInWatchUrl(origin: string, sessionId: string): string {
 }
 
 /**
- * A button that makes the link, then a read-only field with it and a copy button; beside it "Stop sharing",
- * after which every link made so far (on this page or before) stops working and whoever watches through one is
- * disconnected. Says in words what it did.
+ * A button that makes the link, then a read-only field with it and a copy button; beside it, while a link
+ * exists (made on this page, or earlier in this browser), "Stop sharing", after which every link made so far
+ * stops working and whoever watches through one is disconnected. Says in words what it did.
  */
 export function WatchLink(props: { sessionId: string; title?: string | undefined }) {
   const [copied, setCopied] = useState(false);
+  // Not server data: the service lists no links. This browser's own record of having made one.
+  const [linked, setLinked] = useState(() => hasSharedLink(props.sessionId));
   const make = useMutation({
     mutationFn: async () => {
       const origin = window.location.origin;
@@ -44,6 +47,11 @@ export function WatchLink(props: { sessionId: string; title?: string | undefined
             revocable: false,
           };
     },
+    onSuccess: ({ revocable }) => {
+      if (!revocable) return;
+      rememberSharedLink(props.sessionId);
+      setLinked(true);
+    },
   });
   const stop = useMutation({ mutationFn: () => stopSharing(props.sessionId) });
   const share = () => {
@@ -52,8 +60,16 @@ export function WatchLink(props: { sessionId: string; title?: string | undefined
     make.mutate();
   };
   // The link shown no longer works once sharing stopped: it goes with it.
-  const stopNow = () => stop.mutate(undefined, { onSuccess: () => make.reset() });
-  const canStop = make.data?.revocable !== false;
+  const stopNow = () =>
+    stop.mutate(undefined, {
+      onSuccess: () => {
+        make.reset();
+        forgetSharedLink(props.sessionId);
+        setLinked(false);
+      },
+    });
+  // Only while a link exists: with nothing shared, there is nothing to stop.
+  const canStop = linked && make.data?.revocable !== false;
   return (
     <Stack spacing={1}>
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'start', flexWrap: 'wrap' }}>
