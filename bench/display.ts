@@ -20,6 +20,7 @@ import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { freePort, freeUdpPort } from '../e2e/support/ports';
 import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
 import { cpuSeconds as cpu, median, quantile } from './stats';
+import { descendantNamed } from '../streamer/display/x-server.ts';
 
 declare const whep: WhepPageApi;
 
@@ -44,11 +45,14 @@ function serverPids(host: number): Record<Part, number[]> {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === host && (name === 'ffmpeg' || name === 'Xvfb')) pids[name].push(Number(entry));
+      if (ppid === host && name === 'ffmpeg') pids.ffmpeg.push(Number(entry));
     } catch {
       // gone
     }
   }
+  // The X server runs in its sandbox, below the bwrap the host started.
+  const xvfb = descendantNamed(host, 'Xvfb');
+  if (xvfb !== undefined) pids.Xvfb.push(xvfb);
   return pids;
 }
 
