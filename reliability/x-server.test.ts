@@ -193,8 +193,10 @@ describe('an X server in the sandbox', () => {
       async () => {
         for (const pid of processesRunning('Xvfb', true)) {
           try {
-            if (uidOf(pid) >= 1_500_000_000)
-              peakRssMb = Math.max(peakRssMb, statusField(pid, 'VmRSS') / 1024);
+            // A process being killed has no VmRSS any more.
+            const rssKb = statusField(pid, 'VmRSS');
+            if (uidOf(pid) >= 1_500_000_000 && Number.isFinite(rssKb))
+              peakRssMb = Math.max(peakRssMb, rssKb / 1024);
           } catch {
             // gone meanwhile
           }
