@@ -8,12 +8,10 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { isTransientFailure, type SessionState } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
-import { pendingWords } from '../../../lib/session-condition';
 
 /**
- * A session being prepared, as the page polls it: what it waits for and its place in the queue, in words
- * (session-condition.ts), lost contact said as such, and Cancel, which ends it and goes back where the person came
- * from.
+ * A session being prepared, as the page polls it: its phase and the service's message (its place in the
+ * queue), lost contact said as such, and Cancel, which ends it and goes back where the person came from.
  */
 export function PendingSession(props: {
   id: string;
@@ -28,8 +26,6 @@ export function PendingSession(props: {
   const lostContact = isTransientFailure(watched.failureReason);
   const failed = watched.isError && !lostContact;
   const session = watched.data?.session;
-  // "Waiting for a free GPU" over "You're next", "Starting USD Viewer 1.2.0", ...: the service's words, as a person reads them.
-  const words = session && pendingWords(session.status.message);
   // Back to the launch form (or wherever the link was followed from); a page opened on its own stays.
   const leave = () => {
     if (location.key !== 'default') void navigate(-1);
@@ -45,16 +41,14 @@ export function PendingSession(props: {
       {failed && (
         <ErrorAlert error={watched.error} what="This session" onRetry={() => void watched.refetch()} />
       )}
-      {words && (
+      {session && (
         <>
           <Typography variant="h6" component="h2">
-            {words.heading}
+            Phase: {session.status.condition}
           </Typography>
-          {words.detail && (
-            <Alert severity="info" role="status">
-              {words.detail}
-            </Alert>
-          )}
+          <Alert severity="info" role="status">
+            {session.status.message || 'The session is being prepared.'}
+          </Alert>
           <LinearProgress aria-label="Waiting for the session" />
         </>
       )}
