@@ -151,9 +151,10 @@ test.describe('portal under faults', () => {
     await page.goto(`${stack.baseURL}/launch?app=sample-viewer&profile=small`);
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Launch' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Waiting for a free GPU' })).toBeVisible({
+    await expect(page.getByRole('heading', { name: 'Waiting for a free GPU' })).toBeVisible({
       timeout: 20_000,
     });
+    await expect(page.getByRole('status').filter({ hasText: "You're next" })).toBeVisible();
     const second = new URL(page.url()).pathname.split('/sessions/')[1] ?? null;
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -164,7 +165,7 @@ test.describe('portal under faults', () => {
       timeout: 30_000,
     });
     console.log(`service down -> "Lost contact" shown: ${Date.now() - down} ms`);
-    await expect(page.getByText('Phase: pending')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Waiting for a free GPU' })).toBeVisible();
 
     await stack.restart();
     const back = Date.now();
@@ -177,7 +178,9 @@ test.describe('portal under faults', () => {
     expect((await request.delete(`${stack.apiURL}/stream/${first}`)).status()).toBe(204);
     // The session's own page waits with it, then plays it.
     await expect(page).toHaveURL(new RegExp(`/sessions/${second}$`));
-    await expect(page.getByText('Phase: pending')).toBeHidden({ timeout: 60_000 });
+    await expect(page.getByRole('heading', { name: 'Waiting for a free GPU' })).toBeHidden({
+      timeout: 60_000,
+    });
     console.log(`service back -> viewer of the waiting session opened: ${Date.now() - back} ms`);
     expect((await request.get(`${stack.apiURL}/stream/${second}`)).status()).toBe(200);
   });

@@ -37,18 +37,19 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
     );
     renderRoute(`/sessions/${sessionId}`);
     expect(
-      await screen.findByText('Waiting for a free GPU: 1 session ahead', {}, loading),
+      await screen.findByRole('heading', { name: 'Waiting for a free GPU' }, loading),
     ).toBeInTheDocument();
     expect(screen.getByTestId('player-state')).toHaveTextContent('Waiting');
     expect(await screen.findByText('Lost contact with the service, still trying…')).toBeInTheDocument();
     // What the session said last stays shown, and no error replaces the pending view.
-    expect(screen.getByText('Phase: pending')).toBeInTheDocument();
+    expect(screen.getByText('1 session ahead')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Waiting for a free GPU' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     // Ready: the player takes over (jsdom has no WebRTC, so it cannot play, which is enough here).
     expect(
       await screen.findByText(/This browser cannot play the stream/, {}, { timeout: 20_000 }),
     ).toBeInTheDocument();
-    expect(screen.queryByText('Phase: pending')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Waiting for a free GPU' })).not.toBeInTheDocument();
     expect(polls).toBe(answers.length);
   });
 
@@ -69,7 +70,9 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
       }),
     );
     renderRoute(`/sessions/${sessionId}`);
-    expect(await screen.findByText('Phase: pending', {}, loading)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Waiting for a free GPU' }, loading),
+    ).toBeInTheDocument();
     // Said once, without "This session has ended" or "The session failed" before it.
     const reason = await screen.findByText(
       'Broken Program 0.0.1 exited with code 1 before it was ready; it said: disk full',
@@ -134,7 +137,9 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
   it('offers no Cancel to a watch-only viewer', async () => {
     server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
     renderRoute(`/sessions/${sessionId}?mode=watch`);
-    expect(await screen.findByText('Phase: pending', {}, loading)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Waiting for a free GPU' }, loading),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
   });
 });

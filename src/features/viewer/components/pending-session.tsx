@@ -8,10 +8,12 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { isTransientFailure, type SessionState } from '../../../lib/queries/session-queries';
 import { useEndSession } from '../../../lib/queries/use-end-session';
+import { pendingWords } from '../../../lib/session-condition';
 
 /**
- * A session being prepared, as the page polls it: its phase and the service's message (its place in the
- * queue), lost contact said as such, and Cancel, which ends it and goes back where the person came from.
+ * A session being prepared, as the page polls it: what it waits for and its place in the queue, in words
+ * (session-condition.ts), lost contact said as such, and Cancel, which ends it and goes back where the person came
+ * from.
  */
 export function PendingSession(props: {
   id: string;
@@ -26,6 +28,8 @@ export function PendingSession(props: {
   const lostContact = isTransientFailure(watched.failureReason);
   const failed = watched.isError && !lostContact;
   const session = watched.data?.session;
+  // "Waiting for a free GPU" over "You're next", "Starting USD Viewer 1.2.0", ...: the service's words, as a person reads them.
+  const words = session && pendingWords(session.status.message);
   // Back to the launch form (or wherever the link was followed from); a page opened on its own stays.
   const leave = () => {
     if (location.key !== 'default') void navigate(-1);
@@ -41,14 +45,16 @@ export function PendingSession(props: {
       {failed && (
         <ErrorAlert error={watched.error} what="This session" onRetry={() => void watched.refetch()} />
       )}
-      {session && (
+      {words && (
         <>
           <Typography variant="h6" component="h2">
-            Phase: {session.status.condition}
+            {words.heading}
           </Typography>
-          <Alert severity="info" role="status">
-            {session.status.message || 'The session is being prepared.'}
-          </Alert>
+          {words.detail && (
+            <Alert severity="info" role="status">
+              {words.detail}
+            </Alert>
+          )}
           <LinearProgress aria-label="Waiting for the session" />
         </>
       )}

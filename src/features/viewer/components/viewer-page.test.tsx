@@ -79,7 +79,11 @@ describe('ViewerPage', () => {
     server.use(http.get(api('/stream/:id'), () => HttpResponse.json(pending, { status: 202 })));
     renderRoute(`/sessions/${sessionId}`);
     const status = await screen.findByRole('region', { name: 'Session status' }, loading);
-    expect(await within(status).findByRole('status')).toHaveTextContent(pending.status.message);
+    // "Waiting for a free GPU: 1 session ahead", as a person reads it: a heading, and the place under it.
+    expect(
+      await within(status).findByRole('heading', { name: 'Waiting for a free GPU' }),
+    ).toBeInTheDocument();
+    expect(within(status).getByRole('status')).toHaveTextContent('1 session ahead');
     expect(screen.getByTestId('player-state')).toHaveTextContent('Waiting');
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     for (const name of ['End session', 'Disconnect', 'Share a watch-only link'])
