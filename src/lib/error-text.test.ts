@@ -23,4 +23,13 @@ describe('describeError', () => {
       'Cannot save; try again later.',
     );
   });
+
+  it('says that a session failed once, whether or not the service said it already', () => {
+    expect(describeError(new ApiError(410, 'The session failed: Broken 1.0.0 exited with code 3.'))).toBe(
+      'The session failed: Broken 1.0.0 exited with code 3.',
+    );
+    expect(describeError(new ApiError(410, 'Broken 1.0.0 exited with code 3.'))).toBe(
+      'The session failed: Broken 1.0.0 exited with code 3.',
+    );
+  });
 });

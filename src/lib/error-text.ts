@@ -18,7 +18,8 @@ export function describeError(error: unknown, what = 'This item'): string {
     case 404:
       return `${what} no longer exists (${detail}).`;
     case 410:
-      return `The session failed: ${detail}`;
+      // The service's detail already says so ("The session failed: …"); another deployment's may not.
+      return /^the session failed\b/i.test(detail) ? detail : `The session failed: ${detail}`;
     case 422:
       return `The request is invalid: ${detail}`;
     case 429:

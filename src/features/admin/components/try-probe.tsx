@@ -5,16 +5,9 @@ import Typography from '@mui/material/Typography';
 import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import { describeError } from '../../../lib/error-text';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
+import { sessionEnd } from '../../../lib/session-end';
 import { Player, type PlayerState } from '../../../player';
 import type { TryResult } from '../utils/try-queue';
-
-/**
- * The ended sentence of a failed session, without the words that introduce it (the badge says "failed"):
- * "USD Viewer 1.2.0 exited with code 1" of "This session has ended: it failed. The session failed: USD …".
- */
-function failure(ended: string): string {
-  return ended.replace(/^This session has ended: it failed\.\s*(The session failed:\s*)?/, '') || ended;
-}
 
 /** What a Try is doing, for the page to show. */
 export function probeStage(message: string | undefined, player: PlayerState['kind'] | undefined): string {
@@ -52,7 +45,7 @@ export function TryProbe({
   const refused =
     watched.isError && !isTransientFailure(watched.error) ? describeError(watched.error) : undefined;
   useEffect(() => {
-    if (ended !== undefined) report.current({ kind: 'failed', reason: failure(ended) });
+    if (ended !== undefined) report.current({ kind: 'failed', reason: sessionEnd(ended, true, true).reason });
     else if (refused !== undefined) report.current({ kind: 'failed', reason: refused });
   }, [ended, refused]);
 
