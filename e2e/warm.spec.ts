@@ -1,6 +1,7 @@
 /**
  * A profile that keeps an application warm (CONTRACT §16), through the portal: the launch is answered
- * ready at once and plays, the service starts a replacement, and the admin page shows it.
+ * ready at once and plays, the service starts a replacement, and the admin page shows it; when every GPU is
+ * held, a warm application gives its GPU to a launch that needs one without the person seeing a wait.
  */
 import { expect, test } from '@playwright/test';
 import { expectPlaying } from './support/video';
@@ -67,4 +68,45 @@ test('a warm profile launches ready at once and plays; a replacement is started 
   await expect(page.getByRole('region', { name: 'Capacity' })).toContainText(
     'instant: 1 running, 0 waiting, 1 of 1 warm',
   );
+});
+
+test("a warm application yields its GPU to a lone person's launch that needs it: no waiting shown", async ({
+  page,
+}) => {
+  // One person's session on one GPU, the warm application on the other: every GPU is held.
+  const listed = (await (await fetch(`${stack.apiURL}/stream`)).json()) as { items: { id: string }[] };
+  for (const { id } of listed.items) await fetch(`${stack.apiURL}/stream/${id}`, { method: 'DELETE' });
+  const first = await fetch(`${stack.apiURL}/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'sample', version: '1.0.0', profile: 'small' }),
+  });
+  expect(first.status).toBeLessThan(300);
+  await expect.poll(async () => capacity(), { timeout: 20_000 }).toMatchObject({ running: 1, warm: 1 });
+
+  await page.goto(`${stack.baseURL}/launch?app=sample&profile=small`);
+  // Anything the page ever says about waiting for a GPU, from the launch on.
+  await page.evaluate(() => {
+    (window as unknown as { waited: boolean }).waited = false;
+    new MutationObserver(() => {
+      if (document.body.innerText.includes('Waiting for a free GPU'))
+        (window as unknown as { waited: boolean }).waited = true;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByRole('button', { name: 'Review' }).click();
+  const answer = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/stream',
+  );
+  await page.getByRole('button', { name: 'Launch' }).click();
+  const posted = (await (await answer).json()) as { status: { message: string } };
+  expect(posted.status.message).not.toMatch(/Waiting/);
+  await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+  await page.evaluate(marksScript());
+  await expectPlaying(page);
+  expect(await page.evaluate(() => (window as unknown as { waited: boolean }).waited)).toBe(false);
+  // The warm application comes back once a GPU is free again.
+  const mine = (await (await fetch(`${stack.apiURL}/stream`)).json()) as { items: { id: string }[] };
+  for (const { id } of mine.items) await fetch(`${stack.apiURL}/stream/${id}`, { method: 'DELETE' });
+  await expect.poll(async () => (await capacity()).warm, { timeout: 20_000 }).toBe(1);
 });

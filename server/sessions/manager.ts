@@ -303,17 +303,23 @@ class Manager implements SessionManager {
    */
   private pump(): void {
     if (this.stopped || this.restoring) return;
+    this.launchQueued();
+    const waiting = this.held.waiting();
+    if (waiting === 0) return this.warmPool.fill();
+    // A warm application given up lets go of its GPU at once: what waited for it starts now, not once it exited.
+    this.warmPool.giveWay(waiting);
+    this.launchQueued();
+  }
+
+  /** Launches queued sessions while GPUs are free, in queue order but for those whose owners hold their share. */
+  private launchQueued(): void {
     const { queue, share } = this.held;
     const free = this.held.freeGpus();
-    if (queue.length > 0 && free > 0) {
-      for (const session of share.pick(queue, free)) {
-        queue.splice(queue.indexOf(session), 1);
-        void session.launch();
-      }
+    if (queue.length === 0 || free === 0) return;
+    for (const session of share.pick(queue, free)) {
+      queue.splice(queue.indexOf(session), 1);
+      void session.launch();
     }
-    const waiting = this.held.waiting();
-    if (waiting > 0) this.warmPool.giveWay(waiting);
-    else this.warmPool.fill();
   }
 
   /** Keeps the past record of a session that ended or failed, and tells the listeners; warm ones are nobody's. */

@@ -79,9 +79,15 @@ export abstract class SessionCore implements PersistedSession {
     return this.ticks;
   }
 
-  /** From its launch until its application is gone. */
+  /**
+   * From its launch until its application is gone; but a warm application that is ending lets go of its GPU at
+   * once: it is ended to make room (or at a stop), nobody waits for it, and the launch it yields to starts beside
+   * it for the moment it takes to exit rather than making a person wait for that (issue: a warm application
+   * must never make anyone wait).
+   */
   get holdsGpu(): boolean {
-    return this.current === 'starting' || this.current === 'ready' || this.current === 'ending';
+    if (this.current === 'ending') return !this.unclaimed;
+    return this.current === 'starting' || this.current === 'ready';
   }
 
   /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */

@@ -99,17 +99,15 @@ export class WarmPool {
     }
   }
 
-  /** Ends warm sessions until as many GPUs are being freed as sessions wait (or no warm one is left). */
+  /**
+   * Ends as many warm sessions as sessions wait (or every one left). An ending warm session holds no GPU, so the
+   * ones already ending freed theirs: those waiting now need more.
+   */
   giveWay(waiting: number): void {
-    let freeing = 0;
-    const live: Session[] = [];
-    for (const session of this.held) {
-      if (session.phase === 'ending') freeing++;
-      else if (session.phase === 'starting' || session.phase === 'ready') live.push(session);
-    }
+    const live = [...this.live()];
     // Those still starting are the cheapest to give up.
     live.sort((a, b) => Number(a.phase === 'ready') - Number(b.phase === 'ready'));
-    for (const session of live.slice(0, Math.max(0, waiting - freeing))) void this.context.end(session.id);
+    for (const session of live.slice(0, waiting)) void this.context.end(session.id);
   }
 
   /** A warm application became ready: its launch works, so failures are forgotten. */
