@@ -112,3 +112,36 @@ test('no main page scrolls sideways, sessions stack as cards, and axe finds noth
   await expectNoSidewaysScroll(page, 'launch review');
   expect((await request.delete(`${stack.apiURL}/stream/${session}`)).status()).toBe(204);
 });
+
+test.describe('a phone in landscape (844x390)', () => {
+  test.use({ viewport: { width: 844, height: 390 }, isMobile: true, hasTouch: true });
+
+  test('the viewer shows the whole picture without scrolling, and asks for a stream of the size shown', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const session = await startRunningSession(request, stack.apiURL);
+    await page.goto(`${stack.baseURL}/sessions/${session}`);
+    await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
+    const box = await page.locator('video').boundingBox();
+    const toolbar = await page.getByRole('button', { name: 'End session' }).boundingBox();
+    console.log(`landscape: video ${JSON.stringify(box)}, End session at ${JSON.stringify(toolbar)}`);
+    // Within the screen as the page opens, and most of its height: not low and running off it.
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(390);
+    expect(box!.height).toBeGreaterThan(390 * 0.6);
+    // The controls are in reach too, and the state is said.
+    await expect(page.getByTestId('player-state')).toBeInViewport();
+    expect(toolbar!.y + toolbar!.height).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page, 'viewer in landscape');
+    // The stream follows the stage: about its height (times the phone's pixel ratio), not the 546 rows of a
+    // stage that ran off the screen.
+    await expect
+      .poll(async () => page.evaluate(() => document.querySelector('video')?.videoHeight ?? 0), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0);
+    expect((await request.delete(`${stack.apiURL}/stream/${session}`)).status()).toBe(204);
+  });
+});

@@ -21,6 +21,7 @@ import { callsWhenUnavailable, optionalLazy } from '../lib/optional-lazy';
 import type { NavDrawerProps } from './nav-drawer';
 import { activeNavItem, NAV_ITEMS } from './nav-links';
 import { SignInGate, useSignInNeeded } from './sign-in-gate';
+import { SHORT_LANDSCAPE } from '../lib/screens';
 
 interface NavMenuDrawerProps extends NavDrawerProps {
   /** Its code could not be downloaded. */
@@ -127,7 +128,7 @@ export function Layout() {
         elevation={0}
         sx={{ borderBottom: 1, borderColor: 'divider' }}
       >
-        <Toolbar sx={{ gap: 1 }}>
+        <Toolbar sx={{ gap: 1, [SHORT_LANDSCAPE]: { minHeight: 48 } }}>
           <NavMenu />
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mr: 2, flexGrow: { xs: 1, md: 0 } }}>
             <Box
@@ -158,7 +159,7 @@ export function Layout() {
         id="main"
         tabIndex={-1}
         maxWidth="lg"
-        sx={{ py: 3, flexGrow: 1, outline: 'none' }}
+        sx={{ py: 3, flexGrow: 1, outline: 'none', [SHORT_LANDSCAPE]: { py: 1 } }}
       >
         <Suspense fallback={pageLoading}>
           <SignInGate>

@@ -28,6 +28,8 @@ import { useEndSession } from '../../../lib/queries/use-end-session';
 import { EndSessionDialog } from '../../../components/end-session-dialog';
 import { useSessionTitle } from '../hooks/use-session-title';
 import { useTakesStage } from '../hooks/use-takes-stage';
+import { useStageTop } from '../hooks/use-stage-top';
+import { SHORT_LANDSCAPE } from '../../../lib/screens';
 import { useSound } from '../hooks/use-sound';
 import { usePanelsAfterConnecting } from '../hooks/use-panels-after-connecting';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
@@ -40,6 +42,9 @@ import { SoundHint } from './sound-control';
 import { StatsOverlay } from './stats-overlay';
 import { ViewerToolbar } from './viewer-toolbar';
 import { WatchLink } from './watch-link';
+
+/** Text cut to one line with an ellipsis, where a line more would take the picture's height. */
+const ONE_LINE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 const STATE_LABEL: Record<PlayerState['kind'], string> = {
   idle: 'Idle',
@@ -78,6 +83,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const watchOnly = shared !== undefined || search.get('mode') === 'watch';
   const videoRef = useRef<HTMLVideoElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
+  useStageTop(stageRef);
   const playerRef = useRef<Player | undefined>(undefined);
   const [state, setState] = useState<PlayerState>({ kind: 'idle' });
   const [history, setHistory] = useState<StatsSample[]>([]);
@@ -197,13 +203,33 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       : 'Session';
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between' }}>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{
+          justifyContent: 'space-between',
+          // A phone sideways: the heading and the toolbar on one row, so that the picture keeps the height.
+          [SHORT_LANDSCAPE]: {
+            flexDirection: 'row',
+            alignItems: 'center',
+            '& > :not(style) ~ :not(style)': { mt: 0 },
+          },
+        }}
+      >
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h5" component="h1">
+          <Typography
+            variant="h5"
+            component="h1"
+            sx={{ [SHORT_LANDSCAPE]: { fontSize: '1.1rem', ...ONE_LINE } }}
+          >
             {heading}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {sessionId} · <span data-testid="player-state">{label}</span>
+          <Typography variant="body2" color="text.secondary" sx={{ [SHORT_LANDSCAPE]: ONE_LINE }}>
+            {/* A phone sideways keeps the state in its one line; the id is in the address. */}
+            <Box component="span" sx={{ [SHORT_LANDSCAPE]: { display: 'none' } }}>
+              {sessionId} ·{' '}
+            </Box>
+            <span data-testid="player-state">{label}</span>
           </Typography>
         </Box>
         {!waiting && (
@@ -235,6 +261,10 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               position: 'relative',
               width: '100%',
               height: fullscreen ? '100vh' : 'min(70vh, 56.25vw)',
+              // The height left below it on a phone sideways (use-stage-top.ts), so the whole picture shows.
+              ...(!fullscreen && {
+                [SHORT_LANDSCAPE]: { height: 'calc(100dvh - var(--stage-top, 0px) - 8px)' },
+              }),
               bgcolor: 'common.black',
               borderRadius: fullscreen ? 0 : 1,
               overflow: 'hidden',
