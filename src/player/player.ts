@@ -11,7 +11,7 @@ import { PeerSession } from './connection/peer-session';
 import { TypedEmitter } from './events/typed-emitter';
 import { InputController } from './input/input-controller';
 import type { InputEvent } from './input/input-events';
-import type { PlayerEvents, PlayerOptions, PlayerState, ViewerTicket } from './player-types';
+import type { PlayerEvents, PlayerOptions, PlayerState, ResizeOptions, ViewerTicket } from './player-types';
 import { chooseSignaling } from './signaling/signaling-path';
 import { SignalingError } from './signaling/signaling-transport';
 import { ReconnectPolicy } from './reconnect/reconnect-policy';
@@ -85,6 +85,15 @@ export class Player extends TypedEmitter<PlayerEvents> {
   /** The current state. */
   get state(): PlayerState {
     return this.current;
+  }
+
+  /**
+   * Changes the limits of the stream size this viewer asks for (`maxWidth`, `maxHeight`: a person's choice of a
+   * smaller picture); the size they give is asked for at once where the stream plays, else once it does.
+   */
+  setResize(resize: ResizeOptions): void {
+    this.options.resize = resize;
+    this.resizer?.setOptions(resize);
   }
 
   /** The stats samples of the last minute, oldest first. */

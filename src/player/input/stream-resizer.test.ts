@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wantedSize } from './stream-resizer';
+import { StreamResizer, wantedSize } from './stream-resizer';
 
 describe('wantedSize', () => {
   it('follows the element in device pixels, rounded to even numbers', () => {
@@ -24,5 +24,19 @@ describe('wantedSize', () => {
 
   it('asks for nothing while the element is not laid out', () => {
     expect(wantedSize(0, 300, 1, {})).toBeUndefined();
+  });
+});
+
+describe('StreamResizer', () => {
+  it('asks for the size that new limits give at once, and nothing again for the same size', () => {
+    const element = { clientWidth: 1052, clientHeight: 592 } as HTMLElement;
+    const sent: string[] = [];
+    const resizer = new StreamResizer(element, {}, (w, h) => sent.push(`${w}x${h}`) > 0);
+    resizer.sendNow();
+    resizer.setOptions({ maxWidth: 640, maxHeight: 360 });
+    resizer.setOptions({ maxWidth: 640, maxHeight: 360 });
+    resizer.setOptions({});
+    expect(sent).toEqual(['1052x592', '640x360', '1052x592']);
+    resizer.dispose();
   });
 });

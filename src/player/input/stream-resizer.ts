@@ -9,7 +9,7 @@ export class StreamResizer {
 
   constructor(
     private readonly element: HTMLElement,
-    private readonly options: ResizeOptions,
+    private options: ResizeOptions,
     private readonly send: (width: number, height: number) => boolean,
   ) {
     if (typeof ResizeObserver === 'undefined') return;
@@ -33,6 +33,12 @@ export class StreamResizer {
     if (key === this.last) return;
     // Remembered only once sent, so that a size asked for before the channel opened is asked again.
     if (this.send(size.width, size.height)) this.last = key;
+  }
+
+  /** New limits (a person chose a smaller picture, say): the size they give is asked for at once. */
+  setOptions(options: ResizeOptions): void {
+    this.options = options;
+    this.sendNow();
   }
 
   dispose(): void {

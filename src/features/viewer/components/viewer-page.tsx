@@ -21,6 +21,7 @@ import { doorOf, viewerTicket } from '../../../lib/api/viewer-connection';
 import type { Session } from '../../../lib/api-client';
 import type { WatchLinkData } from '../api/watch-link';
 import { forgetSharedLink } from '../api/shared-links';
+import { readPictureChoice, savePictureChoice, type PictureChoice } from '../api/picture-choice';
 import { launchLabel } from '../../../lib/launch-label';
 import { sessionEnd } from '../../../lib/session-end';
 import { isTransientFailure, useWatchedSession } from '../../../lib/queries/session-queries';
@@ -34,6 +35,7 @@ import { useSound } from '../hooks/use-sound';
 import { usePanelsAfterConnecting } from '../hooks/use-panels-after-connecting';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
+import { LatencyChip } from './latency-chip';
 import { ClipboardPanel } from './clipboard-panel';
 import { MessagesPanel } from './messages-panel';
 import { PendingSession } from './pending-session';
@@ -58,6 +60,11 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   withdrawn: 'Sharing stopped',
   disconnected: 'Disconnected',
 };
+
+/** The limits of the stream size a picture choice gives the player: none but the profile's for "Fit the window". */
+function resizeOf(choice: PictureChoice) {
+  return choice.max ? { maxWidth: choice.max.width, maxHeight: choice.max.height } : {};
+}
 
 /** The page's one word for the state, beside the session's id. */
 function stateLabel(state: PlayerState): string {
@@ -93,6 +100,15 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [keyboard, setKeyboard] = useState<KeyboardCapture>('idle');
   const [hasSound, setHasSound] = useState(false);
+  // The picture size this browser chose; the player created later starts with the latest.
+  const [picture, setPicture] = useState(readPictureChoice);
+  const pictureRef = useRef(picture);
+  const choosePicture = useCallback((choice: PictureChoice) => {
+    savePictureChoice(choice);
+    pictureRef.current = choice;
+    setPicture(choice);
+    playerRef.current?.setResize(resizeOf(choice));
+  }, []);
   const sound = useSound(videoRef, hasSound);
   const watched = useWatchedSession(sessionId, !shared);
   const session = watched.data?.session;
@@ -122,6 +138,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       // A link's watcher has no API to follow the session by: the player takes the service's word for its end.
       sharedLink: shared !== undefined,
       keepKey: isViewerShortcut,
+      resize: resizeOf(pictureRef.current),
     });
     playerRef.current = player;
     const unsubscribe = [
@@ -230,6 +247,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               {sessionId} ·{' '}
             </Box>
             <span data-testid="player-state">{label}</span>
+            {shown.kind === 'playing' && <LatencyChip sample={history.at(-1)} />}
           </Typography>
         </Box>
         {!waiting && (
@@ -240,6 +258,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
             connected={connected}
             ended={ended}
             sound={sound}
+            picture={picture}
+            onPicture={choosePicture}
             onToggleStats={() => setShowStats((s) => !s)}
             onToggleFullscreen={toggleFullscreen}
             onPointerLock={() => void videoRef.current?.requestPointerLock?.()}

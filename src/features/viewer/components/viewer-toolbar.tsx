@@ -8,6 +8,8 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import type { Sound } from '../hooks/use-sound';
+import type { PictureChoice } from '../api/picture-choice';
+import { PictureMenu } from './picture-menu';
 import { SoundControl } from './sound-control';
 
 /** The toolbar above the video; once the session has ended, only what still applies to the page. */
@@ -18,6 +20,8 @@ export function ViewerToolbar(props: {
   connected: boolean;
   ended: boolean;
   sound: Sound;
+  picture: PictureChoice;
+  onPicture: (choice: PictureChoice) => void;
   onToggleStats: () => void;
   onToggleFullscreen: () => void;
   onPointerLock: () => void;
@@ -56,6 +60,8 @@ export function ViewerToolbar(props: {
           </Tooltip>
         </>
       )}
+      {/* The stream's size follows the controlling viewer: a watcher has no say in it. */}
+      {!props.watchOnly && !props.ended && <PictureMenu choice={props.picture} onChoose={props.onPicture} />}
       {!props.watchOnly && !props.ended && (
         <Tooltip title="Capture the pointer (Esc releases it)">
           <span>
