@@ -4,6 +4,7 @@
  * held, a warm application gives its GPU to a launch that needs one without the person seeing a wait.
  */
 import { expect, test } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { expectPlaying } from './support/video';
 import { startStack, type Stack } from './support/stack';
 import { sampleCatalog } from './support/catalogs';
@@ -109,4 +110,13 @@ test("a warm application yields its GPU to a lone person's launch that needs it:
   const mine = (await (await fetch(`${stack.apiURL}/stream`)).json()) as { items: { id: string }[] };
   for (const { id } of mine.items) await fetch(`${stack.apiURL}/stream/${id}`, { method: 'DELETE' });
   await expect.poll(async () => (await capacity()).warm, { timeout: 20_000 }).toBe(1);
+
+  // The admin's health view says so, in green, and reads as it looks.
+  await page.goto(`${stack.baseURL}/admin/capacity`);
+  const health = page.getByRole('region', { name: 'Health' });
+  const check = (name: string) => health.getByRole('listitem').filter({ hasText: name });
+  await expect(check('Warm applications')).toHaveAttribute('data-level', 'ok');
+  await expect(check('Launches in the last hour')).toHaveAttribute('data-level', 'ok');
+  await expect(check('Sessions can start')).toContainText('1 of 2 GPUs free, nobody waiting.');
+  expect(await axeViolations(page)).toEqual([]);
 });

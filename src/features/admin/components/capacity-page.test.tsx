@@ -98,6 +98,21 @@ describe('capacity page', () => {
     expect(figure(region, 'Signaling')).toBe('straight to the session’s own host (direct)');
   });
 
+  it('shows health worst first, each with an icon that says how it stands', async () => {
+    const door = { relay: 'none', relay_problem: 'coturn is not installed (turnserver not found).' };
+    server.use(
+      http.get(api('/admin/capacity'), () => HttpResponse.json(capacity(0, door))),
+      http.get(api('/stream'), () => HttpResponse.json({ count: 0, items: [] })),
+    );
+    renderPage();
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    const checks = within(screen.getByRole('region', { name: 'Health' })).getAllByRole('listitem');
+    expect(checks.map((item) => item.dataset.level)).toEqual(['problem', 'ok', 'ok']);
+    expect(checks[0]).toHaveTextContent('Relay (TURN)coturn is not installed (turnserver not found).');
+    expect(within(checks[0]!).getByLabelText('Problem')).toContainElement(checks[0]!.querySelector('svg'));
+    expect(within(checks[1]!).getByLabelText('Good')).toBeInTheDocument();
+  });
+
   it('says so where the service does not tell its capacity', async () => {
     renderPage();
     await act(() => vi.advanceTimersByTimeAsync(0));

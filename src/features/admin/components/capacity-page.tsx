@@ -8,8 +8,9 @@ import { adminQueries } from '../api/admin-queries';
 import { AdminLinks } from './admin-links';
 import { CapacitySummary } from './capacity-summary';
 import { DoorCard } from './door-card';
+import { HealthPanel } from './health-panel';
 
-/** `/admin/capacity`: what holds the GPUs, and how viewers get in (the door), read every 5 s. */
+/** `/admin/capacity`: the service's health at a glance, what holds the GPUs, and how viewers get in (the door), read every 5 s. */
 export default function CapacityPage() {
   const capacity = useQuery(adminQueries.capacity());
   return (
@@ -26,6 +27,7 @@ export default function CapacityPage() {
           API lack it.
         </Alert>
       )}
+      <HealthPanel />
       <CapacitySummary />
       <DoorCard />
     </Stack>
