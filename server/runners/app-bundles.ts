@@ -1,23 +1,25 @@
 /**
- * The sample application and the display host, bundled once (esbuild) so that each session starts plain
- * JavaScript instead of compiling TypeScript through tsx at every launch: about half the time from spawn
- * to ready. The service builds the bundles at start when their sources are newer; until then (or in
- * tests that never start the service) applications run from their sources through tsx.
+ * The sample application, the display host and a Slurm session's job, bundled once (esbuild) so that each
+ * session starts plain JavaScript instead of compiling TypeScript through tsx at every launch: about half the
+ * time from spawn to ready. The service builds the bundles at start when their sources are newer; until then
+ * (or in tests that never start the service) they run from their sources through tsx. A Slurm job is told the
+ * bundles the service built (`adoptAppBundles`): it finds them in the repository the nodes share.
  */
 import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-export type AppName = 'streamer' | 'display';
+export type AppName = 'streamer' | 'display' | 'slurm-job';
 
 const ENTRIES: Record<AppName, string> = {
   streamer: 'streamer/sample/main.ts',
   display: 'streamer/display/main.ts',
+  'slurm-job': 'server/runners/slurm-job.ts',
 };
-/** Native or CommonJS packages stay in node_modules, loaded as they are. */
-const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11', 'opusscript'];
-const SOURCES = ['streamer', 'protocol', 'sandbox'];
+/** Native or CommonJS packages stay in node_modules, loaded as they are (esbuild finds its own binary there). */
+const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11', 'opusscript', 'esbuild'];
+const SOURCES = ['streamer', 'protocol', 'sandbox', 'server'];
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** tsx's loader by its address, so that it is found from any working directory. */
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -60,7 +62,9 @@ export async function prepareAppBundles(root: string, warn: (message: string) =>
       });
       renameSync(temporary, out);
     }
-    bundled = { streamer: bundlePath(root, 'streamer'), display: bundlePath(root, 'display') };
+    bundled = Object.fromEntries(
+      (Object.keys(ENTRIES) as AppName[]).map((app) => [app, bundlePath(root, app)]),
+    ) as Record<AppName, string>;
   } catch (error) {
     warn(
       `Applications run from their sources (tsx): the bundles could not be built: ${(error as Error).message}`,
@@ -68,13 +72,18 @@ export async function prepareAppBundles(root: string, warn: (message: string) =>
   }
 }
 
+/** The bundles this process prepared (for a Slurm job to use too), or null while sources run through tsx. */
+export function appBundles(): Record<AppName, string> | null {
+  return bundled;
+}
+
+/** Takes bundles another process prepared (a Slurm job, from its service): launches use them from now on. */
+export function adoptAppBundles(paths: Record<AppName, string>): void {
+  bundled = paths;
+}
+
 /** Node's arguments that start `app`: its bundle once prepared, else its TypeScript through tsx. */
 export function appEntry(app: AppName): string[] {
   // By full paths: applications may run in another working directory (the tests' stand-in folder).
   return bundled ? [bundled[app]] : ['--import', TSX, path.join(ROOT, ENTRIES[app])];
-}
-
-/** The command that runs one of the service's own TypeScript files through tsx, from any working directory. */
-export function tsxCommand(file: string): string[] {
-  return [process.execPath, '--import', TSX, file];
 }

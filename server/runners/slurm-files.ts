@@ -7,6 +7,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../private-files.ts';
 import type { SessionRequest } from '../sessions/types.ts';
+import type { AppName } from './app-bundles.ts';
 
 /** The launch the service writes for its job (0600, in the shared directory only the service's user reads). */
 export interface JobSpec {
@@ -19,7 +20,12 @@ export interface JobSpec {
   stopGraceMs: number;
   /** Real programs in a sandbox (always, but for the service's tests of scheduling with stand-ins). */
   sandboxed: boolean;
-  appCwd?: string;
+  /** The applications' working directory: the job's own folder would be the bundle's, not the repository. */
+  appCwd: string;
+  /** The service's bundles of the applications (app-bundles.ts), or null: the job runs them through tsx. */
+  bundles: Record<AppName, string> | null;
+  /** Each node's address as Slurm knew it at submission: the job binds its own without asking sinfo. */
+  nodeAddrs: Record<string, string>;
 }
 
 export const specFile = (dir: string, id: string) => path.join(dir, `${id}.spec.json`);

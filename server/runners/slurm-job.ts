@@ -1,5 +1,6 @@
 /**
- * What a session's Slurm job runs on its node: `node --import tsx server/runners/slurm-job.ts <dir> <session id>`.
+ * What a session's Slurm job runs on its node: `node dist-apps/slurm-job.mjs <dir> <session id>` (its bundle, built
+ * by the service; `node --import tsx server/runners/slurm-job.ts ...` before the service built it).
  * It reads the session's launch from the shared directory, starts the application there as the local runner
  * does on one machine (sandboxed, CONTRACT §17), bound to its node's address, and writes back where it listens
  * (`<id>.placed.json`) and, when it ends, how (`<id>.exit.json`). Slurm's end of the job (scancel, its time
@@ -7,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { adoptAppBundles } from './app-bundles.ts';
 import { LocalRunner } from './local.ts';
 import { ServiceSandbox } from './service-sandbox.ts';
 import { exitFile, placedFile, specFile, writePrivate, type JobSpec } from './slurm-files.ts';
@@ -15,9 +17,13 @@ import { findSandboxKit } from '../../sandbox/availability.ts';
 import { probeH264 } from '../../protocol/h264-encoder.ts';
 import type { RunExit } from './runner.ts';
 
-/** This node's address as Slurm knows it (NodeAddr): the one the application binds and the routes name. */
-async function nodeAddress(): Promise<{ node: string; addr: string }> {
+/**
+ * This node's address as Slurm knows it (NodeAddr): the one the application binds and the routes name. The
+ * service's list of them at submission spares a call of sinfo (about 50 ms); a node added since is asked for.
+ */
+async function nodeAddress(known: Record<string, string>): Promise<{ node: string; addr: string }> {
   const node = process.env.SLURMD_NODENAME ?? '';
+  if (known[node]) return { node, addr: known[node] };
   const found = (await new SlurmTools().nodes()).find((each) => each.name === node);
   if (!found) throw new Error(`Slurm does not know this node (${node || 'SLURMD_NODENAME is unset'})`);
   return { node, addr: found.addr };
@@ -27,7 +33,8 @@ async function main(): Promise<void> {
   const [dir, sessionId] = process.argv.slice(2);
   if (!dir || !sessionId) throw new Error('usage: slurm-job.ts <shared directory> <session id>');
   const spec = JSON.parse(readFileSync(specFile(dir, sessionId), 'utf8')) as JobSpec;
-  const { node, addr } = await nodeAddress();
+  if (spec.bundles) adoptAppBundles(spec.bundles);
+  const { node, addr } = await nodeAddress(spec.nodeAddrs ?? {});
   const jobDir = path.join(dir, sessionId);
   const kit = spec.sandboxed ? await findSandboxKit() : null;
   const sandbox = kit ? await ServiceSandbox.prepare(jobDir, kit) : ServiceSandbox.unsandboxedForTests();

@@ -6,10 +6,11 @@
  * `pollMs`) and tells each session what became of its job. Slurm's queue is the queue: slots are unbounded
  * here, and a pending job is a pending session whose message gives Slurm's reason in words.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tsxCommand } from './app-bundles.ts';
+import { appBundles, appEntry } from './app-bundles.ts';
+import { repoRoot } from './local-runner.ts';
 import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { endingWords, waitingWords } from './slurm-words.ts';
@@ -72,6 +73,8 @@ export class SlurmRunner implements Runner {
   private nodesAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private watcher: FSWatcher | undefined;
+  private pollAgain = false;
 
   constructor(private readonly options: SlurmRunnerOptions) {
     this.tools = options.tools ?? new SlurmTools();
@@ -83,6 +86,17 @@ export class SlurmRunner implements Runner {
     await this.look();
     this.timer = setInterval(() => void this.poll(), this.options.pollMs ?? 250);
     this.timer.unref();
+    // A job's word (where it listens, how it ended) is looked at as it is written, not at the next poll (up to
+    // 250 ms later). On a shared file system that does not report other hosts' writes (NFS), the poll remains.
+    try {
+      this.watcher = watch(this.options.dir, (_event, name) => {
+        if (name?.endsWith('.placed.json') || name?.endsWith('.exit.json')) void this.poll();
+      });
+      this.watcher.unref();
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      // No watching here: the poll alone.
+    }
   }
 
   async sweep(isKnown: (sessionId: string) => boolean): Promise<void> {
@@ -115,7 +129,9 @@ export class SlurmRunner implements Runner {
       portRange: this.options.portRange,
       stopGraceMs: this.options.stopGraceMs,
       sandboxed: this.options.sandboxed,
-      appCwd: this.options.appCwd,
+      appCwd: this.options.appCwd ?? repoRoot,
+      bundles: appBundles(),
+      nodeAddrs: Object.fromEntries(this.nodes.map((node) => [node.name, node.addr])),
     };
     for (const file of [placedFile(dir, sessionId), exitFile(dir, sessionId)])
       await rm(file, { force: true });
@@ -136,7 +152,7 @@ export class SlurmRunner implements Runner {
         minutes: settings.maxLifetimeMs / 60_000,
         ...settings.slurm,
         output: path.join(dir, 'logs', `${sessionId}.job.log`),
-        command: [...tsxCommand(path.join(import.meta.dirname, 'slurm-job.ts')), dir, sessionId],
+        command: [process.execPath, ...appEntry('slurm-job'), dir, sessionId],
       });
     } catch (error) {
       this.tracked.delete(sessionId);
@@ -199,6 +215,7 @@ export class SlurmRunner implements Runner {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.watcher?.close();
     await this.polling;
   }
 
@@ -224,11 +241,19 @@ export class SlurmRunner implements Runner {
     }
   }
 
+  /** One look at the jobs at a time; asked for during one, another follows it (a file written meanwhile). */
   private poll(): Promise<void> {
-    this.polling ??= (async () => {
-      await this.look();
-      if (this.jobs)
-        for (const [sessionId, tracked] of this.tracked) this.follow(sessionId, tracked, this.jobs);
+    if (this.polling) {
+      this.pollAgain = true;
+      return this.polling;
+    }
+    this.polling = (async () => {
+      do {
+        this.pollAgain = false;
+        await this.look();
+        if (this.jobs)
+          for (const [sessionId, tracked] of this.tracked) this.follow(sessionId, tracked, this.jobs);
+      } while (this.pollAgain);
     })().finally(() => (this.polling = undefined));
     return this.polling;
   }
