@@ -98,6 +98,28 @@ function age(row: SessionRow, now: number): string {
   return row.user ? `${since}, by ${row.user}` : since;
 }
 
+/** "Ends at 14:05": when a running session ends at its lifetime, where the service says (it can be extended). */
+function endsAt(row: SessionRow): string | undefined {
+  const at = Date.parse(row.session?.ends_at ?? '');
+  if (Number.isNaN(at)) return undefined;
+  return `Ends at ${new Date(at).toLocaleTimeString(undefined, { timeStyle: 'short' })}`;
+}
+
+/** The age of a session, and its end beneath where known. */
+function Age({ row, now }: { row: SessionRow; now: number }) {
+  const ends = endsAt(row);
+  return (
+    <>
+      {age(row, now)}
+      {ends && (
+        <Typography variant="caption" component="span" sx={{ display: 'block' }}>
+          {ends}
+        </Typography>
+      )}
+    </>
+  );
+}
+
 const nowrap = { whiteSpace: 'nowrap', flexShrink: 0 } as const;
 
 /** A session that waits or runs: its viewer, and End. A failed one has no viewer to open: Remove. */
@@ -162,7 +184,9 @@ export function SessionTable({ rows, now, ...actions }: RowsProps) {
               <TableCell>
                 <State row={row} />
               </TableCell>
-              <TableCell>{age(row, now)}</TableCell>
+              <TableCell>
+                <Age row={row} now={now} />
+              </TableCell>
               <TableCell sx={{ width: '1%' }}>
                 <Actions row={row} {...actions} />
               </TableCell>
@@ -186,7 +210,7 @@ export function SessionCards({ rows, now, ...actions }: RowsProps) {
             </Box>
             <Launched row={row} variant="subtitle1" />
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              Age: {age(row, now)}
+              Age: <Age row={row} now={now} />
             </Typography>
             <State row={row} />
           </CardContent>

@@ -103,6 +103,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
   it('says what runs, since when and whose, for sessions started in another browser', async () => {
     sessionCatalog(false);
     const created = new Date(Date.now() - 65 * 60_000).toISOString();
+    const endsAt = new Date(Date.now() + 55 * 60_000);
     server.use(
       http.get(api('/stream'), () =>
         HttpResponse.json({
@@ -115,6 +116,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
               profile: 'default',
               created_at: created,
               user: 'alice',
+              ends_at: endsAt.toISOString(),
             },
           ],
         }),
@@ -124,6 +126,9 @@ describe('sessions page', { timeout: 30_000 }, () => {
     const row = rowOf(await screen.findByRole('table', { name: 'Sessions' }), sessionId);
     expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
     expect(within(row).getByText('1 h 5 min, by alice')).toBeInTheDocument();
+    // When it ends at its lifetime, unless extended.
+    const time = endsAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
+    expect(within(row).getByText(`Ends at ${time}`)).toBeInTheDocument();
   });
 
   it('stacks the sessions as cards on a narrow screen', async () => {
