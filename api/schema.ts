@@ -283,7 +283,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first - extension
-         * @description What people did and what happened to their sessions (CONTRACT §22): sign-in failures, launches, admin Tries, ends (and by whom), sessions that ended by themselves, tickets (their scope, never their value) and stops of sharing, from `<data dir>/audit.jsonl` and its rotated files. Filters add up. With `Accept: text/csv` the same events come as CSV (`time,user,action,session,detail`, the detail as JSON), for a download. Admins only.
+         * @description What people did and what happened to their sessions (CONTRACT §22): sign-in failures, launches, admin Tries, ends (and by whom), sessions that ended by themselves, tickets (their scope, never their value), stops of sharing and extensions, from `<data dir>/audit.jsonl` and its rotated files. Filters add up. With `Accept: text/csv` the same events come as CSV (`time,user,action,session,detail`, the detail as JSON), for a download. Admins only.
          */
         get: operations["listAuditEvents"];
         put?: never;
