@@ -32,7 +32,7 @@ export const extendRoutes: FastifyPluginAsync<ExtendRoutesOptions> = async (
     handler: async (request) => {
       const record = liveBeforeRequest(access, request);
       // The body may be left out: the contract's default fills it in.
-      const { minutes = 30 } = request.body ?? {};
+      const { minutes } = request.body;
       const extended = await manager.extend(record.id, minutes);
       if (!extended) throw notFound('No session has this id; it may have ended.');
       if ('refused' in extended)

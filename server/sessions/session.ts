@@ -261,10 +261,11 @@ export class Session extends SessionCore {
     // It ended, or was claimed anew, while the runner was asked.
     if (this.current !== 'ready' || this.started !== started)
       throw new DomainError(404, 'No session has this id; it may have ended.');
+    const given = Math.round((next.extendedMs - this.extension) / 60_000);
     this.extension = next.extendedMs;
     this.services.logger.info(
       { sessionId: this.id, endsAt: new Date(lifetime.endsAt).toISOString() },
-      `${label(this.request)} was extended by ${minutes} min`,
+      `${label(this.request)} was extended by ${given} min`,
     );
     this.emit({ type: 'extended' });
     return lifetime;
