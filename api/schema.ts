@@ -553,6 +553,11 @@ export interface components {
              * @description The latest `ends_at` extending can reach: its start plus its profile's maximum lifetime; equal to `ends_at` when there is nothing left to extend (ready sessions, extension).
              */
             latest_end_at?: string;
+            /**
+             * Format: date-time
+             * @description When a ready session that has no viewer connected will be ended for it (its profile's idle time), unless a viewer connects first; absent while one is connected, and for applications that do not count their viewers (extension).
+             */
+            idle_ends_at?: string;
         };
         SessionList: {
             offset: number;

@@ -21,6 +21,7 @@ export function sessionBody(record: SessionRecord, publicHost: string): componen
   };
   if (record.endsAt !== undefined) body.ends_at = record.endsAt;
   if (record.latestEndAt !== undefined) body.latest_end_at = record.latestEndAt;
+  if (record.idleEndsAt !== undefined) body.idle_ends_at = record.idleEndsAt;
   if (ready && record.ports) {
     const { signaling, media } = record.ports;
     body.routes = {

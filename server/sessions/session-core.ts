@@ -181,6 +181,11 @@ export abstract class SessionCore implements PersistedSession {
       result.endsAt = new Date(lifetime.endsAt).toISOString();
       result.latestEndAt = new Date(lifetime.latestEndAt).toISOString();
     }
+    const idle =
+      this.current === 'ready'
+        ? this.watch.idleEndsAt(this.request.profile.settings.idleTimeoutMs)
+        : undefined;
+    if (idle !== undefined) result.idleEndsAt = new Date(idle).toISOString();
     return result;
   }
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
 import type { Health } from './health-probe.ts';
 import type { Placement, RunObserver, Runner, RunSpec } from '../runners/runner.ts';
-import { standInRequest } from '../../test-support/session-support.ts';
+import { standInRequest, testSettings } from '../../test-support/session-support.ts';
 import type { ProfileSettings } from '../catalog/model.ts';
 
 /** A runner that records what it is asked and lets the test play the application. */
@@ -350,5 +350,18 @@ describe('its lifetime', () => {
     });
     expect(s.lifetime?.endsAt).toBe(s.startedAt! + 30 * MIN);
     expect(events).not.toContain('extended');
+  });
+
+  it('says when it ends for having no viewer, while none is connected', async () => {
+    const s = await ready();
+    expect(s.toRecord([]).idleEndsAt).toBeUndefined();
+    answers.set(5000, { ok: true, viewers: 0 });
+    await s.check();
+    // Idle time counts from when it became ready, when a viewer could first come.
+    const readyAt = Date.parse(s.record.readyAt ?? '');
+    expect(s.toRecord([]).idleEndsAt).toBe(new Date(readyAt + testSettings.idleTimeoutMs).toISOString());
+    answers.set(5000, { ok: true, viewers: 1 });
+    await s.check();
+    expect(s.toRecord([]).idleEndsAt).toBeUndefined();
   });
 });

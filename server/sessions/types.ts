@@ -50,6 +50,8 @@ export interface SessionRecord {
   endsAt?: string;
   /** The latest `endsAt` an extension can reach; copies of the record only. */
   latestEndAt?: string;
+  /** When a ready session with no viewer connected is ended for it, unless one connects; copies only. */
+  idleEndsAt?: string;
 }
 
 /** Why a session ended (CONTRACT §22), as the contract names it: `end_cause` of an ended session. */

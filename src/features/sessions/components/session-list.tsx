@@ -98,22 +98,30 @@ function age(row: SessionRow, now: number): string {
   return row.user ? `${since}, by ${row.user}` : since;
 }
 
-/** "Ends at 14:05": when a running session ends at its lifetime, where the service says (it can be extended). */
-function endsAt(row: SessionRow): string | undefined {
-  const at = Date.parse(row.session?.ends_at ?? '');
-  if (Number.isNaN(at)) return undefined;
-  return `Ends at ${new Date(at).toLocaleTimeString(undefined, { timeStyle: 'short' })}`;
+/** "14:05": a moment the service reported, as a time of day in the person's own form; undefined where none. */
+function timeOf(iso: string | undefined): string | undefined {
+  const at = Date.parse(iso ?? '');
+  return Number.isNaN(at) ? undefined : new Date(at).toLocaleTimeString(undefined, { timeStyle: 'short' });
 }
 
-/** The age of a session, and its end beneath where known. */
+/**
+ * The age of a session, and beneath it when it ends: at its lifetime (it can be extended), and sooner when
+ * nobody watches it (the service ends a session without a viewer after its idle time).
+ */
 function Age({ row, now }: { row: SessionRow; now: number }) {
-  const ends = endsAt(row);
+  const ends = timeOf(row.session?.ends_at);
+  const idle = timeOf(row.session?.idle_ends_at);
   return (
     <>
       {age(row, now)}
       {ends && (
         <Typography variant="caption" component="span" sx={{ display: 'block' }}>
-          {ends}
+          Ends at {ends}
+        </Typography>
+      )}
+      {idle && (
+        <Typography variant="caption" component="span" color="warning" sx={{ display: 'block' }}>
+          No viewer: ends at {idle} unless it is opened
         </Typography>
       )}
     </>

@@ -104,6 +104,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
     sessionCatalog(false);
     const created = new Date(Date.now() - 65 * 60_000).toISOString();
     const endsAt = new Date(Date.now() + 55 * 60_000);
+    const idleEndsAt = new Date(Date.now() + 8 * 60_000);
     server.use(
       http.get(api('/stream'), () =>
         HttpResponse.json({
@@ -117,6 +118,7 @@ describe('sessions page', { timeout: 30_000 }, () => {
               created_at: created,
               user: 'alice',
               ends_at: endsAt.toISOString(),
+              idle_ends_at: idleEndsAt.toISOString(),
             },
           ],
         }),
@@ -129,6 +131,9 @@ describe('sessions page', { timeout: 30_000 }, () => {
     // When it ends at its lifetime, unless extended.
     const time = endsAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
     expect(within(row).getByText(`Ends at ${time}`)).toBeInTheDocument();
+    // Sooner, when nobody watches it.
+    const idle = idleEndsAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
+    expect(within(row).getByText(`No viewer: ends at ${idle} unless it is opened`)).toBeInTheDocument();
   });
 
   it('stacks the sessions as cards on a narrow screen', async () => {
