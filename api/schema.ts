@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stream/{session_id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let a session run longer - extension
+         * @description A ready session ends at its lifetime (`ends_at`): its profile's initial lifetime (`settings.lifetime_min`) counted from when its application started, plus what it was extended by. Extending moves `ends_at` `minutes` later, cut at `latest_end_at`: the start plus the profile's maximum lifetime (`settings.max_lifetime_min`), which nothing passes. A session already there, or one of a profile without an initial lifetime (its sessions run to their maximum from the start), answers 422 at `minutes` in words, and nothing changes. Nothing else of the session changes either (its idle time, its viewers, its tickets). A session that runs as a Slurm job has its job's time limit raised first; a cluster that does not allow it answers 409 in words. The new end is saved before the answer, and survives a restart of the service. The session's owner or an admin only.
+         */
+        post: operations["extendSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stream/{session_id}/whep": {
         parameters: {
             query?: never;
@@ -263,7 +283,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first - extension
-         * @description What people did and what happened to their sessions (CONTRACT §22): sign-in failures, launches, admin Tries, ends (and by whom), sessions that ended by themselves, tickets (their scope, never their value) and stops of sharing, from `<data dir>/audit.jsonl` and its rotated files. Filters add up. With `Accept: text/csv` the same events come as CSV (`time,user,action,session,detail`, the detail as JSON), for a download. Admins only.
+         * @description What people did and what happened to their sessions (CONTRACT §22): sign-in failures, launches, admin Tries, ends (and by whom), sessions that ended by themselves, tickets (their scope, never their value), stops of sharing and extensions, from `<data dir>/audit.jsonl` and its rotated files. Filters add up. With `Accept: text/csv` the same events come as CSV (`time,user,action,session,detail`, the detail as JSON), for a download. Admins only.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -368,6 +388,13 @@ export interface components {
             scope: "control" | "watch";
             /** @description Seconds the ticket lasts; never past the session's lifetime, and never more than 120 for a `control` ticket. */
             ttl_s?: number;
+        };
+        ExtendRequest: {
+            /**
+             * @description How much longer the session may run; more than its profile's maximum lifetime leaves is cut there.
+             * @default 30
+             */
+            minutes: number;
         };
         Capacity: {
             /** @description Sessions that may hold a GPU at once; on a cluster, the GPUs of its nodes that are up, as its scheduler counts them. */
@@ -516,6 +543,21 @@ export interface components {
             end_cause?: "deleted" | "idle" | "lifetime" | "exited" | "failed" | "shutdown" | "unsaved";
             /** @description Who ended it, when a person did (`end_cause` `deleted`, extension). */
             ended_by?: string;
+            /**
+             * Format: date-time
+             * @description When a ready session will be ended at its lifetime unless it is extended (`POST /stream/{session_id}/extend`), RFC 3339 (extension).
+             */
+            ends_at?: string;
+            /**
+             * Format: date-time
+             * @description The latest `ends_at` extending can reach: its start plus its profile's maximum lifetime; equal to `ends_at` when there is nothing left to extend (ready sessions, extension).
+             */
+            latest_end_at?: string;
+            /**
+             * Format: date-time
+             * @description When a ready session that has no viewer connected will be ended for it (its profile's idle time), unless a viewer connects first; absent while one is connected, and for applications that do not count their viewers (extension).
+             */
+            idle_ends_at?: string;
         };
         SessionList: {
             offset: number;
@@ -525,10 +567,10 @@ export interface components {
             items: components["schemas"]["Session"][];
         };
         /**
-         * @description `end`: a person ended a session (`user`; `detail.owner` when it was someone else's); `session-ended`: it ended by itself (`detail.cause`: failed, idle, lifetime, exited, shutdown, unsaved), under its owner.
+         * @description `end`: a person ended a session (`user`; `detail.owner` when it was someone else's); `session-ended`: it ended by itself (`detail.cause`: failed, idle, lifetime, exited, shutdown, unsaved), under its owner; `extend`: a person let a session run longer (`detail.minutes`, `detail.ends_at`).
          * @enum {string}
          */
-        AuditAction: "sign-in-failed" | "launch" | "admin-try" | "end" | "session-ended" | "ticket" | "stop-sharing";
+        AuditAction: "sign-in-failed" | "launch" | "admin-try" | "end" | "session-ended" | "ticket" | "stop-sharing" | "extend";
         AuditEvent: {
             /** Format: date-time */
             time: string;
@@ -1067,6 +1109,58 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description The application did not answer; links shared so far may still work there. Try again: each try tells it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    extendSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExtendRequest"];
+            };
+        };
+        responses: {
+            /** @description The session, with its new `ends_at`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The session is not running yet (its lifetime starts once it does), or the place it runs does not let it run longer (a Slurm cluster that refuses to raise its job's time limit). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description The new end could not be saved; try again later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -117,6 +117,19 @@ profiles: []
     );
   });
 
+  it("takes a profile's initial lifetime up to its maximum, and leaves it unset (the maximum) where it is not said", () => {
+    const short = parseCatalog(
+      base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, lifetime_min: 30, max_lifetime_min: 120}'),
+      'cat.yaml',
+    );
+    const settings = short.profiles.find((p) => p.id === 'ten')?.settings;
+    expect(settings).toMatchObject({ lifetimeMs: 30 * 60_000, maxLifetimeMs: 120 * 60_000 });
+    expect(catalog.profiles.every((p) => p.settings.lifetimeMs === undefined)).toBe(true);
+    expect(
+      errorOf(base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, lifetime_min: 200}')),
+    ).toMatch(/"lifetime_min" must be a whole number from 1 to 180/);
+  });
+
   it('keeps `warm` applications for every version a warm profile applies to, wildcards expanded', () => {
     const warm = parseCatalog(
       base.replace('startup_timeout_s: 5}', 'startup_timeout_s: 5, warm: 2}'),

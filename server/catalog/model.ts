@@ -40,8 +40,13 @@ export interface ProfileSettings {
   maxHeight: number;
   /** Not answering on the signaling port within this time fails the session. */
   startupTimeoutMs: number;
-  /** A session older than this is ended. */
+  /** A session older than this is ended; extending a session (POST /stream/{id}/extend) never passes it. */
   maxLifetimeMs: number;
+  /**
+   * How long a session runs before it ends unless extended (catalog `lifetime_min`); absent, the whole
+   * `maxLifetimeMs`, and there is nothing to extend.
+   */
+  lifetimeMs?: number;
   /** A session without a connected viewer for this long is ended. */
   idleTimeoutMs: number;
   /** Viewers of one session at once (catalog `max_viewers`, default 8). */

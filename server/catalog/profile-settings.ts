@@ -10,7 +10,17 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
   const keys = ['width', 'height', 'fps', 'max_width', 'max_height', 'startup_timeout_s', 'max_lifetime_min'];
   const obj = c.object(value, path, [
     ...keys,
-    ...['idle_timeout_min', 'max_viewers', 'warm', 'codec', 'audio', 'gpus', 'limits', 'slurm'],
+    ...[
+      'lifetime_min',
+      'idle_timeout_min',
+      'max_viewers',
+      'warm',
+      'codec',
+      'audio',
+      'gpus',
+      'limits',
+      'slurm',
+    ],
   ]);
   const d = DEFAULT_SETTINGS;
   const width = c.integer(obj, 'width', path, 16, 7680, d.width);
@@ -30,6 +40,10 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
     gpus: c.integer(obj, 'gpus', path, 0, 16, d.gpus),
     limits: checkLimits(c, obj.limits, [...path, 'limits']),
   };
+  if (obj.lifetime_min !== undefined) {
+    const maxMin = settings.maxLifetimeMs / 60_000;
+    settings.lifetimeMs = c.integer(obj, 'lifetime_min', path, 1, maxMin, maxMin) * 60_000;
+  }
   if (obj.codec !== undefined) {
     if (obj.codec !== 'vp8' && obj.codec !== 'h264')
       c.fail([...path, 'codec'], '"codec" must be vp8 or h264');

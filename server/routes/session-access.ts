@@ -41,6 +41,22 @@ export function ownerFilter(request: FastifyRequest, user: string | undefined): 
   return request.principal.user;
 }
 
+/**
+ * The caller's live session of a route that takes a body or a query (`attachValidation`), looked at before
+ * them: a caller who may not use it learns 403, 404 or 410 as from every session endpoint, not what its
+ * request gets wrong. A malformed id stays a 422 at the path.
+ */
+export function liveBeforeRequest(
+  access: SessionAccess,
+  request: FastifyRequest<{ Params: { session_id: string } }>,
+): SessionRecord {
+  const invalid = request.validationError;
+  if (invalid?.validationContext === 'params') throw invalid;
+  const record = access.live(request, request.params.session_id);
+  if (invalid) throw invalid;
+  return record;
+}
+
 /** The sessions of `manager` as the caller may see them. */
 export interface SessionAccess {
   /** The session if the caller may see it: 404 when unknown, 403 when it is someone else's. */

@@ -4,7 +4,6 @@
  * what, and the session manager owns the processes and ports.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { components } from '../../api/schema.ts';
 import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 import { isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
@@ -13,66 +12,14 @@ import { checkArguments } from '../http/argument-limits.ts';
 import { contractRoute } from '../http/contract.ts';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
 import { enforceUserLimit } from '../http/user-limit.ts';
-import { lastedSeconds } from '../sessions/ended-sessions.ts';
-import type { EndedSession, SessionManager, SessionRecord } from '../sessions/types.ts';
+import type { SessionManager } from '../sessions/types.ts';
 import { before, ownerFilter, requireSessions, sessionAccess } from './session-access.ts';
 import { launchDetail, sessionEvent } from './session-audit.ts';
+import { endedBody, sessionBody } from './session-body.ts';
+import { extendRoutes } from './extend.ts';
 import { stillRoutes } from './still.ts';
 import { ticketRoutes } from './tickets.ts';
 import type { Door } from '../door/door.ts';
-
-/**
- * The Session body of the contract; `routes` only once ready. What was launched, when and by whom travel
- * too, so that a list read from another browser can say so.
- */
-export function sessionBody(record: SessionRecord, publicHost: string): components['schemas']['Session'] {
-  const ready = record.state === 'ready';
-  const body: components['schemas']['Session'] = {
-    id: record.id,
-    status: { condition: record.state, message: record.message, status: ready },
-    app: record.appId,
-    version: record.version,
-    profile: record.profileId,
-    created_at: record.createdAt,
-    user: record.owner,
-    arguments: record.arguments,
-  };
-  if (ready && record.ports) {
-    const { signaling, media } = record.ports;
-    body.routes = {
-      // A session a runner placed on another machine (a Slurm node) is reached there.
-      [record.host ?? publicHost]: [
-        { description: 'signaling', protocol: 'TCP', source_port: signaling, destination_port: signaling },
-        { description: 'media', protocol: 'UDP', source_port: media, destination_port: media },
-      ],
-    };
-  }
-  return body;
-}
-
-/**
- * A past session (`GET /stream?state=ended`, CONTRACT §22): what it ran, for whom, from when to when, and
- * why it ended, in words in `status.message`.
- */
-export function endedBody(ended: EndedSession): components['schemas']['Session'] {
-  return {
-    id: ended.id,
-    status: {
-      condition: ended.cause === 'failed' ? 'failed' : 'ended',
-      message: ended.reason,
-      status: false,
-    },
-    app: ended.appId,
-    version: ended.version,
-    profile: ended.profileId,
-    created_at: ended.createdAt,
-    user: ended.owner,
-    ended_at: ended.endedAt,
-    duration_s: lastedSeconds(ended),
-    end_cause: ended.cause,
-    ...(ended.endedBy === undefined ? {} : { ended_by: ended.endedBy }),
-  };
-}
 
 /** What the /stream routes use; the plugin is registered under the app's /api prefix. */
 export interface StreamRoutesOptions {
@@ -171,6 +118,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
     },
   });
 
+  await app.register(extendRoutes, { manager, access, publicHost, audit });
   await app.register(ticketRoutes, {
     manager,
     access,

@@ -4,12 +4,12 @@
  * after which the watch tickets issued so far no longer work. Who may ask is decided as for every session
  * endpoint.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 import { notFound } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
-import type { SessionManager, SessionRecord } from '../sessions/types.ts';
-import { requireSessions, type SessionAccess } from './session-access.ts';
+import type { SessionManager } from '../sessions/types.ts';
+import { liveBeforeRequest, requireSessions, type SessionAccess } from './session-access.ts';
 import { sessionEvent } from './session-audit.ts';
 import type { Door } from '../door/door.ts';
 
@@ -27,17 +27,6 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
   app,
   { manager, access, door, audit = NO_AUDIT },
 ) => {
-  /**
-   * The session is looked at before the body or the query: a caller who may not use it learns 403, 404 or 410
-   * as from every session endpoint, not what its request gets wrong. A malformed id stays a 422 at the path.
-   */
-  function liveSession(request: FastifyRequest<{ Params: { session_id: string } }>): SessionRecord {
-    const invalid = request.validationError;
-    if (invalid?.validationContext === 'params') throw invalid;
-    const record = access.live(request, request.params.session_id);
-    if (invalid) throw invalid;
-    return record;
-  }
   /** It ended between the two looks. */
   const ended = () => notFound('No session has this id; it may have ended.');
 
@@ -45,7 +34,7 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
     preValidation: requireSessions,
     attachValidation: true,
     handler: async (request, reply) => {
-      const record = liveSession(request);
+      const record = liveBeforeRequest(access, request);
       // The body may be left out: the contract's defaults fill it in.
       const { scope, ttl_s } = request.body;
       const issued = await manager.issueTicket(record.id, scope, ttl_s);
@@ -66,7 +55,7 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
     attachValidation: true,
     handler: async (request, reply) => {
       // The query names only `scope=watch`, which the contract checks.
-      const record = liveSession(request);
+      const record = liveBeforeRequest(access, request);
       const stopped = await manager.stopSharing(record.id);
       if (!stopped) throw ended();
       audit.record(

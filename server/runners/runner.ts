@@ -108,6 +108,12 @@ export interface Runner {
    * placement and end); without it, an adopted session notices an end by `isRunning` alone.
    */
   watch?(sessionId: string, observer: RunObserver, request: SessionRequest): void;
+  /**
+   * Lets an application whose time the runner bounds (a Slurm job's time limit) run `lifetimeMs` from its
+   * start, for an extended session; runners that bound nothing leave it out (the session ends it on time).
+   * Rejects with one sentence a person reads when the place it runs does not allow it.
+   */
+  extend?(sessionId: string, handle: RunHandle, lifetimeMs: number): Promise<void>;
   /** Whether an adopted application (no child of this service) still runs. */
   isRunning(handle: RunHandle): boolean;
   /** Finds a saved session's application after a restart of the service, from what `open()` saw (it may not wait). */

@@ -1,6 +1,6 @@
 /**
  * Slurm's own tools, as the Slurm runner uses them: `sbatch` to submit, `squeue` to follow, `scancel` to end,
- * `scontrol` for the nodes. Each reads the cluster's configuration as any Slurm tool does (SLURM_CONF).
+ * `sinfo` for the nodes, `scontrol` to give a job more time. Each reads the cluster's configuration as any Slurm tool does (SLURM_CONF).
  * Outputs are asked for in fixed one-line formats and parsed strictly: a line that does not parse is an
  * error, never a guess. A tool that does not answer (slurmctld down) rejects with SlurmUnavailable.
  */
@@ -112,6 +112,14 @@ export class SlurmTools {
         partition: job.partition,
         node: job.batch_host || job.nodes,
       }));
+  }
+
+  /**
+   * Sets a job's time limit (minutes from its start). Raising it takes an operator or administrator of the
+   * cluster (or a root service): Slurm refuses anyone else, and the error says so.
+   */
+  async setTimeLimit(jobId: string, minutes: number): Promise<void> {
+    await this.run('scontrol', ['update', `JobId=${jobId}`, `TimeLimit=${Math.max(1, Math.ceil(minutes))}`]);
   }
 
   /** Cancels a job (Slurm signals all its processes, then kills what is left after KillWait). */

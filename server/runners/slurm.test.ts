@@ -39,8 +39,10 @@ const NODES = [
 
 /** A cluster in a table: jobs by id; each tool reads or changes it. */
 class FakeCluster {
-  jobs = new Map<string, { name: string; state: string; reason: string; node: string }>();
+  jobs = new Map<string, { name: string; state: string; reason: string; node: string; minutes?: number }>();
   submitted: string[][] = [];
+  /** Whether `scontrol update` may raise a time limit (an operator's right): as root here, not as a user. */
+  operator = true;
   cancelled: string[] = [];
   down = false;
   slowMs = 0;
@@ -73,6 +75,13 @@ class FakeCluster {
       // The list as it was when asked for, answered later (a busy controller).
       if (this.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
       return JSON.stringify({ meta: {}, errors: [], jobs: asked });
+    }
+    if (file === 'scontrol' && args[0] === 'update') {
+      const job = this.jobs.get(args[1]!.slice('JobId='.length));
+      if (!job) throw new Error('scontrol failed: slurm_update error: Invalid job id specified');
+      if (!this.operator) throw new Error('scontrol failed: slurm_update error: Access/permission denied');
+      job.minutes = Number(args[2]!.slice('TimeLimit='.length));
+      return '';
     }
     if (file === 'sinfo') return JSON.stringify({ meta: {}, errors: [], nodes: NODES });
     throw new Error(`unexpected ${file}`);
@@ -143,6 +152,36 @@ describe('the Slurm runner', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(heard.waiting.at(-1)).toBe(
       "All 2 GPUs of partition gpu are in use: waiting for one to free up, you're next",
+    );
+    await slurm.close();
+  });
+
+  it("submits a profile's initial lifetime, and raises the job's time limit when its session is extended", async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1', { lifetimeMs: 30 * 60_000 }), observer());
+    expect(cluster.submitted[0]).toContain('--time=30');
+    await slurm.extend('s1', {}, 75 * 60_000);
+    expect(cluster.jobs.get('100')?.minutes).toBe(75);
+    // After a restart, the saved handle names the job.
+    await slurm.extend('s2', { job: '100' }, 90 * 60_000);
+    expect(cluster.jobs.get('100')?.minutes).toBe(90);
+    await slurm.close();
+  });
+
+  it('says in words that the cluster does not let a job run longer, when Slurm refuses', async () => {
+    const slurm = runner();
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    cluster.operator = false;
+    await expect(slurm.extend('s1', {}, 120 * 60_000)).rejects.toThrow(
+      /^This cluster does not let the session's job run longer: Slurm refused to raise its time limit/,
+    );
+    expect(cluster.jobs.get('100')?.minutes).toBeUndefined();
+    expect(logged.at(-1)).toBe('Slurm refused to raise the time limit of job 100');
+    cluster.down = true;
+    await expect(slurm.extend('s1', {}, 120 * 60_000)).rejects.toThrow(
+      'The session cannot be extended now: the Slurm controller (slurmctld) does not answer; try again in a minute.',
     );
     await slurm.close();
   });

@@ -149,7 +149,8 @@ export class SlurmRunner implements Runner {
       tracked.jobId = await this.tools.submit({
         name: `${JOB_PREFIX}${sessionId}`,
         gpus: settings.gpus,
-        minutes: settings.maxLifetimeMs / 60_000,
+        // Its lifetime before any extension, which raises the limit (extend).
+        minutes: (settings.lifetimeMs ?? settings.maxLifetimeMs) / 60_000,
         ...settings.slurm,
         output: path.join(dir, 'logs', `${sessionId}.job.log`),
         command: [process.execPath, ...appEntry('slurm-job'), dir, sessionId],
@@ -171,6 +172,26 @@ export class SlurmRunner implements Runner {
     for (const file of [specFile(dir, sessionId), placedFile(dir, sessionId), exitFile(dir, sessionId)])
       await rm(file, { force: true });
     await rm(path.join(dir, sessionId), { recursive: true, force: true });
+  }
+
+  /** Raises the job's time limit to the session's new lifetime; a cluster that refuses is said so, in words. */
+  async extend(sessionId: string, handle: RunHandle, lifetimeMs: number): Promise<void> {
+    const jobId = this.tracked.get(sessionId)?.jobId ?? handle.job;
+    if (!jobId) throw new Error("The session's Slurm job is not known yet: try again in a moment.");
+    try {
+      await this.tools.setTimeLimit(jobId, lifetimeMs / 60_000);
+    } catch (error) {
+      if (error instanceof SlurmUnavailable)
+        throw new Error(`The session cannot be extended now: ${error.message}; try again in a minute.`);
+      this.options.logger.warn(
+        { sessionId, job: jobId, err: (error as Error).message },
+        `Slurm refused to raise the time limit of job ${jobId}`,
+      );
+      throw new Error(
+        "This cluster does not let the session's job run longer: Slurm refused to raise its time limit (that takes a Slurm operator or administrator).",
+      );
+    }
+    this.options.logger.info({ sessionId, job: jobId }, `Raised the time limit of Slurm job ${jobId}`);
   }
 
   isRunning(handle: RunHandle): boolean {

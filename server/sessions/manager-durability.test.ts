@@ -110,6 +110,24 @@ describe('session manager: durable creation', () => {
     expect((await savedSession(queued.id))?.record.ports).toEqual(started.ports);
   });
 
+  it('saves an extension before it answers (what a restarted service reads back: session.test.ts)', async () => {
+    const m = await setup({ capacity: 1 });
+    const request = standInRequest([], { lifetimeMs: 10 * 60_000, maxLifetimeMs: 60 * 60_000 });
+    const created = track(await m.create(request))!;
+    const before = await ready(m, created.id);
+    const extended = await m.extend(created.id, 15);
+    expect(extended).toMatchObject({ id: created.id });
+    const endsAt = (extended as { endsAt: string }).endsAt;
+    expect(Date.parse(endsAt) - Date.parse(before.endsAt ?? '')).toBe(15 * 60_000);
+    // On disk already: the answer waited for it.
+    expect((await savedSession(created.id))?.extendedMs).toBe(15 * 60_000);
+    expect(await m.extend(created.id, 60)).toMatchObject({ latestEndAt: before.latestEndAt });
+    expect(await m.extend(created.id, 1)).toEqual({
+      refused: "The session already runs to its profile's maximum lifetime of 1 h; it cannot be extended.",
+    });
+    expect(await m.extend(crypto.randomUUID(), 1)).toBeUndefined();
+  });
+
   it('saves the removal of an ended session, and leaves the others on disk as they were', async () => {
     const m = await setup({ capacity: 1 });
     const holder = track(await m.create(standInRequest()))!;

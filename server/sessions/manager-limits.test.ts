@@ -58,7 +58,7 @@ describe('session manager: failures and limits', () => {
     expect(logged()).toContain(`${idle.id} USD Viewer 1.2.0 had no viewer for a while; ending it`);
     expect(sessionProcesses(idle.id)).toEqual([]);
     await waitFor('the old session to end', () => m.get(old.id) === undefined);
-    expect(logged()).toContain(`${old.id} USD Viewer 1.2.0 reached its maximum lifetime; ending it`);
+    expect(logged()).toContain(`${old.id} USD Viewer 1.2.0 reached the end of its lifetime; ending it`);
     expect(sessionProcesses(old.id)).toEqual([]);
     // Many health checks later, the session with a viewer is still there.
     expect(m.get(watched.id)?.state).toBe('ready');

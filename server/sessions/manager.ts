@@ -212,6 +212,18 @@ class Manager implements SessionManager {
     return session && this.tickets ? stopSharing(session, this.sharing()) : undefined;
   }
 
+  async extend(id: string, minutes: number): Promise<SessionRecord | { refused: string } | undefined> {
+    const session = this.held.visible(id);
+    if (!session) return undefined;
+    const extended = await session.extend(minutes);
+    if ('refused' in extended) return extended;
+    // An extended end that a restart forgot would end the session early: saved before it is answered.
+    await this.store.save(session.id).catch((error: Error) => {
+      throw new StateWriteError(error);
+    });
+    return this.held.recordOf(session);
+  }
+
   counts() {
     return this.held.counts();
   }

@@ -17,6 +17,8 @@ export interface PersistedSession {
   startTicks?: string;
   /** A warm application not yet claimed (CONTRACT §16). */
   warm?: boolean;
+  /** What it was extended by (ms beyond its profile's initial lifetime; POST /stream/{id}/extend). */
+  extendedMs?: number;
   /** Its sharing was stopped then (ms since the epoch): watch tickets issued until then are refused. */
   watchCutoffMs?: number;
 }

@@ -3,6 +3,7 @@
  * change only those. The session's life (launch, readiness, health, end) is session.ts, its subclass; the
  * two are one actor, and nothing outside them writes their state.
  */
+import { lifetimeOf, type Lifetime } from './lifetime.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { readyMessage, waitingMessage } from './session-messages.ts';
 import { HealthWatch } from './session-watch.ts';
@@ -24,6 +25,8 @@ export type SessionEvent =
   | { type: 'claimed' }
   /** Its sharing was stopped: watch tickets issued until `watchCutoffMs` are refused. */
   | { type: 'sharingStopped' }
+  /** It was extended: it ends later. */
+  | { type: 'extended' }
   | { type: 'failed'; reason: string }
   | { type: 'ending' }
   | { type: 'gone' };
@@ -37,6 +40,8 @@ export abstract class SessionCore implements PersistedSession {
   protected ticks: string | undefined;
   protected unclaimed: boolean;
   protected cutoff: number | undefined;
+  /** What it was extended by, beyond its profile's initial lifetime (lifetime.ts). */
+  protected extension: number;
   /** Why it was asked to end, and by whom: the first ask counts. */
   protected because: { cause: Exclude<EndCause, 'failed'>; by?: string } | undefined;
   protected forgetTimer: NodeJS.Timeout | undefined;
@@ -57,6 +62,7 @@ export abstract class SessionCore implements PersistedSession {
     this.current = phase;
     this.unclaimed = saved.warm === true;
     this.cutoff = saved.watchCutoffMs;
+    this.extension = saved.extendedMs ?? 0;
   }
 
   /** Tells the session's listener of a transition. */
@@ -105,6 +111,12 @@ export abstract class SessionCore implements PersistedSession {
     return this.cutoff;
   }
 
+  /** When it ends and the latest it could, once its application runs (its lifetime counts from then). */
+  get lifetime(): Lifetime | undefined {
+    if (this.started === undefined) return undefined;
+    return lifetimeOf(this.started, this.request.profile.settings, this.extension);
+  }
+
   /** Restored without an application: waits its turn again. */
   requeue(): void {
     delete this.record.ports;
@@ -122,6 +134,7 @@ export abstract class SessionCore implements PersistedSession {
     this.record.arguments = request.arguments;
     this.record.createdAt = new Date().toISOString();
     if (this.current === 'ready') this.started = Date.now();
+    this.extension = 0;
     this.watch.restart();
     this.emit({ type: 'claimed' });
     return true;
@@ -168,6 +181,17 @@ export abstract class SessionCore implements PersistedSession {
         queue instanceof Map ? (queue.get(this) ?? -1) : (queue as readonly SessionCore[]).lastIndexOf(this);
       result.message = waitingMessage(Math.max(0, ahead));
     }
+    // Only a ready session's clock means anything to a person: a starting one's restarts when it is placed.
+    const lifetime = this.current === 'ready' ? this.lifetime : undefined;
+    if (lifetime) {
+      result.endsAt = new Date(lifetime.endsAt).toISOString();
+      result.latestEndAt = new Date(lifetime.latestEndAt).toISOString();
+    }
+    const idle =
+      this.current === 'ready'
+        ? this.watch.idleEndsAt(this.request.profile.settings.idleTimeoutMs)
+        : undefined;
+    if (idle !== undefined) result.idleEndsAt = new Date(idle).toISOString();
     return result;
   }
 
@@ -178,6 +202,7 @@ export abstract class SessionCore implements PersistedSession {
     const saved: PersistedSession = { record, request, seq, startedAt, startTicks };
     if (this.unclaimed) saved.warm = true;
     if (this.cutoff !== undefined) saved.watchCutoffMs = this.cutoff;
+    if (this.extension > 0) saved.extendedMs = this.extension;
     return saved;
   }
 

@@ -44,7 +44,7 @@ export function timeoutMessage(request: SessionRequest): string {
 }
 
 /** A span of time in words: "45 s", "10 min", "3 h", "90 min". */
-function span(ms: number): string {
+export function span(ms: number): string {
   if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1_000)} s`;
 }
@@ -58,7 +58,10 @@ export function endMessage(request: SessionRequest, cause: Exclude<EndCause, 'fa
     case 'idle':
       return `Ended after ${span(settings.idleTimeoutMs)} without a viewer`;
     case 'lifetime':
-      return `Ended at its maximum lifetime of ${span(settings.maxLifetimeMs)}`;
+      // A profile with an initial lifetime ends its sessions there unless they were extended.
+      return settings.lifetimeMs === undefined
+        ? `Ended at its maximum lifetime of ${span(settings.maxLifetimeMs)}`
+        : 'Ended at the end of its lifetime';
     case 'exited':
       return `${label(request)} exited`;
     case 'shutdown':

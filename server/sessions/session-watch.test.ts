@@ -54,4 +54,23 @@ describe('the health watch of a ready session', () => {
     at(1_200);
     expect(watch.judge({ ok: false }, limits, false)).toBe('unresponsive');
   });
+
+  it('says when an idle end comes while no viewer is connected, and nothing while one is or nobody counts', () => {
+    const { watch, at } = watchAt();
+    watch.restart();
+    // Nothing is known before the application has said how many viewers it has.
+    expect(watch.idleEndsAt(1_000)).toBeUndefined();
+    at(200);
+    watch.judge({ ok: true, viewers: 0 }, limits, false);
+    expect(watch.idleEndsAt(1_000)).toBe(1_000);
+    watch.judge({ ok: true, viewers: 1 }, limits, false);
+    expect(watch.idleEndsAt(1_000)).toBeUndefined();
+    at(500);
+    watch.judge({ ok: true, viewers: 0 }, limits, false);
+    expect(watch.idleEndsAt(1_000)).toBe(1_500);
+    watch.judge({ ok: true }, limits, false);
+    expect(watch.idleEndsAt(1_000)).toBeUndefined();
+    watch.judge({ ok: true, viewers: 0 }, limits, true);
+    expect(watch.idleEndsAt(1_000)).toBeUndefined();
+  });
 });

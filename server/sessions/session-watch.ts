@@ -17,6 +17,8 @@ export interface WatchLimits {
 export class HealthWatch {
   private idleSince: number | undefined;
   private unhealthySince: number | undefined;
+  /** Whether the application's last answer counted its viewers (only then is idle time measured). */
+  private counting = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -37,6 +39,7 @@ export class HealthWatch {
       return now - this.unhealthySince >= limits.unresponsiveMs ? 'unresponsive' : 'fine';
     }
     this.unhealthySince = undefined;
+    this.counting = health.viewers !== undefined && !neverIdle;
     if (health.viewers === undefined || neverIdle) return 'fine';
     if (health.viewers > 0) {
       this.idleSince = undefined;
@@ -44,5 +47,13 @@ export class HealthWatch {
     }
     this.idleSince ??= now;
     return now - this.idleSince >= limits.idleTimeoutMs ? 'idle' : 'fine';
+  }
+
+  /**
+   * When it will be ended for having no viewer (ms since the epoch) unless one connects: known once its
+   * application said it has none; undefined while it has one, or where it does not count them.
+   */
+  idleEndsAt(idleTimeoutMs: number): number | undefined {
+    return this.counting && this.idleSince !== undefined ? this.idleSince + idleTimeoutMs : undefined;
   }
 }

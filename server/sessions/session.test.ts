@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
 import type { Health } from './health-probe.ts';
 import type { Placement, RunObserver, Runner, RunSpec } from '../runners/runner.ts';
-import { standInRequest } from '../../test-support/session-support.ts';
+import { standInRequest, testSettings } from '../../test-support/session-support.ts';
 import type { ProfileSettings } from '../catalog/model.ts';
 
 /** A runner that records what it is asked and lets the test play the application. */
@@ -16,6 +16,9 @@ class FakeRunner implements Runner {
   stops: (number | undefined)[] = [];
   running = true;
   failStart: string | undefined;
+  /** What `extend` was asked (lifetimes in ms), and why it refuses, when it does. */
+  extended: number[] = [];
+  refuseExtend: string | undefined;
   open = async () => {};
   sweep = async () => {};
   refuses = () => undefined;
@@ -26,6 +29,10 @@ class FakeRunner implements Runner {
   }
   async stop(_id: string, handle: { pid?: number } | undefined): Promise<void> {
     this.stops.push(handle?.pid);
+  }
+  async extend(_id: string, _handle: unknown, lifetimeMs: number): Promise<void> {
+    if (this.refuseExtend) throw new Error(this.refuseExtend);
+    this.extended.push(lifetimeMs);
   }
   isRunning = () => this.running;
   recover = () => ({ kind: 'absent' as const });
@@ -283,5 +290,78 @@ describe('a session', () => {
     await s.check();
     expect(s.phase).toBe('failed');
     expect(s.record.message).toBe('USD Viewer 1.2.0 exited');
+  });
+});
+
+describe('its lifetime', () => {
+  const MIN = 60_000;
+  /** A ready session of a profile whose sessions run 30 minutes and may be extended up to 60. */
+  async function ready(): Promise<Session> {
+    answers.set(5000, { ok: true });
+    const s = session({ lifetimeMs: 30 * MIN, maxLifetimeMs: 60 * MIN });
+    await s.launch();
+    runner.place(5000);
+    await pass(20);
+    expect(s.phase).toBe('ready');
+    return s;
+  }
+
+  it('ends at its initial lifetime unless extended; an extension moves its end, and is saved', async () => {
+    const s = await ready();
+    const started = s.startedAt!;
+    expect(s.toRecord([]).endsAt).toBe(new Date(started + 30 * MIN).toISOString());
+    expect(s.toRecord([]).latestEndAt).toBe(new Date(started + 60 * MIN).toISOString());
+    await pass(29 * MIN);
+    expect(await s.extend(20)).toEqual({ endsAt: started + 50 * MIN, latestEndAt: started + 60 * MIN });
+    expect(runner.extended).toEqual([50 * MIN]);
+    expect(events.at(-1)).toBe('extended');
+    expect(s.persisted().extendedMs).toBe(20 * MIN);
+    await pass(2 * MIN);
+    await s.check();
+    expect(s.phase).toBe('ready');
+    await pass(20 * MIN);
+    await s.check();
+    expect(s.phase).toBe('gone');
+  });
+
+  it('is cut at its maximum lifetime, then refused in words; a restored one keeps its extension', async () => {
+    const s = await ready();
+    const started = s.startedAt!;
+    expect(await s.extend(600)).toMatchObject({ endsAt: started + 60 * MIN });
+    expect(await s.extend(1)).toEqual({
+      refused: "The session already runs to its profile's maximum lifetime of 1 h; it cannot be extended.",
+    });
+    expect(runner.extended).toEqual([60 * MIN]);
+    const revived = Session.revive(structuredClone(s.persisted()), services(), () => {});
+    expect(revived.lifetime).toEqual({ endsAt: started + 60 * MIN, latestEndAt: started + 60 * MIN });
+  });
+
+  it('is not extended while it starts, nor when its runner refuses (409 in its words)', async () => {
+    const s = session({ lifetimeMs: 30 * MIN, maxLifetimeMs: 60 * MIN });
+    await s.launch();
+    await expect(s.extend(10)).rejects.toMatchObject({ statusCode: 409 });
+    runner.place(5000);
+    answers.set(5000, { ok: true });
+    await pass(20);
+    runner.refuseExtend = "This cluster does not let the session's job run longer.";
+    await expect(s.extend(10)).rejects.toMatchObject({
+      statusCode: 409,
+      detail: "This cluster does not let the session's job run longer.",
+    });
+    expect(s.lifetime?.endsAt).toBe(s.startedAt! + 30 * MIN);
+    expect(events).not.toContain('extended');
+  });
+
+  it('says when it ends for having no viewer, while none is connected', async () => {
+    const s = await ready();
+    expect(s.toRecord([]).idleEndsAt).toBeUndefined();
+    answers.set(5000, { ok: true, viewers: 0 });
+    await s.check();
+    // Idle time counts from when it became ready, when a viewer could first come.
+    const readyAt = Date.parse(s.record.readyAt ?? '');
+    expect(s.toRecord([]).idleEndsAt).toBe(new Date(readyAt + testSettings.idleTimeoutMs).toISOString());
+    answers.set(5000, { ok: true, viewers: 1 });
+    await s.check();
+    expect(s.toRecord([]).idleEndsAt).toBeUndefined();
   });
 });

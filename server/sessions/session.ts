@@ -12,11 +12,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Health } from './health-probe.ts';
+import { extended, lifetimeOf, type Lifetime } from './lifetime.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
 import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
 import type { EndCause, SessionLogger, SessionRecord, SessionRequest } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
+import { DomainError } from '../errors.ts';
 import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
 
 export type { Phase, SessionEvent };
@@ -51,6 +53,8 @@ export class Session extends SessionCore {
   private probing = false;
   /** Bumped by each placement: a readiness watch of an earlier one stops. */
   private placements = 0;
+  /** The extension under way: the next waits for it, so that each counts from the end the last one made. */
+  private extending: Promise<unknown> = Promise.resolve();
 
   private constructor(
     saved: PersistedSession,
@@ -202,8 +206,11 @@ export class Session extends SessionCore {
     if (this.current !== 'ready' || this.probing) return;
     const { settings } = this.request.profile;
     const { logger, runner } = this.services;
-    if (Date.now() - (this.started ?? Date.now()) >= settings.maxLifetimeMs) {
-      logger.info({ sessionId: this.id }, `${label(this.request)} reached its maximum lifetime; ending it`);
+    if (Date.now() >= (this.lifetime?.endsAt ?? Infinity)) {
+      logger.info(
+        { sessionId: this.id },
+        `${label(this.request)} reached the end of its lifetime; ending it`,
+      );
       return this.end('lifetime');
     }
     if (this.takenOver && !runner.isRunning(this.handle()))
@@ -225,6 +232,43 @@ export class Session extends SessionCore {
       logger.info({ sessionId: this.id }, `${label(this.request)} had no viewer for a while; ending it`);
       await this.end('idle');
     }
+  }
+
+  /**
+   * A ready session runs `minutes` longer, never past its profile's maximum lifetime (lifetime.ts); a runner
+   * that bounds its application's time too (a Slurm job's time limit) is asked first, and its refusal is a
+   * 409 in its words. Resolves with the new lifetime, or why there is nothing left to extend.
+   */
+  extend(minutes: number): Promise<Lifetime | { refused: string }> {
+    const next = this.extending.then(() => this.extendNow(minutes));
+    this.extending = next.catch(() => undefined);
+    return next;
+  }
+
+  private async extendNow(minutes: number): Promise<Lifetime | { refused: string }> {
+    if (this.current !== 'ready' || this.started === undefined)
+      throw new DomainError(409, 'The session is not running yet: its lifetime starts once it does.');
+    const started = this.started;
+    const { settings } = this.request.profile;
+    const next = extended(started, settings, this.extension, minutes);
+    if ('refused' in next) return next;
+    const lifetime = lifetimeOf(started, settings, next.extendedMs);
+    try {
+      await this.services.runner.extend?.(this.id, this.handle(), lifetime.endsAt - started);
+    } catch (error) {
+      throw new DomainError(409, (error as Error).message, {}, { cause: error });
+    }
+    // It ended, or was claimed anew, while the runner was asked.
+    if (this.current !== 'ready' || this.started !== started)
+      throw new DomainError(404, 'No session has this id; it may have ended.');
+    const given = Math.round((next.extendedMs - this.extension) / 60_000);
+    this.extension = next.extendedMs;
+    this.services.logger.info(
+      { sessionId: this.id, endsAt: new Date(lifetime.endsAt).toISOString() },
+      `${label(this.request)} was extended by ${given} min`,
+    );
+    this.emit({ type: 'extended' });
+    return lifetime;
   }
 
   /** Its application runs at `placement` (also while ending, so that the end finds what it has to stop). */

@@ -46,6 +46,12 @@ export interface SessionRecord {
   pid?: number;
   /** Its Slurm job, when the Slurm runner runs it. */
   job?: string;
+  /** When a ready session ends at its lifetime (lifetime.ts); given in copies of the record only, never saved. */
+  endsAt?: string;
+  /** The latest `endsAt` an extension can reach; copies of the record only. */
+  latestEndAt?: string;
+  /** When a ready session with no viewer connected is ended for it, unless one connects; copies only. */
+  idleEndsAt?: string;
 }
 
 /** Why a session ended (CONTRACT §22), as the contract names it: `end_cause` of an ended session. */
@@ -212,6 +218,12 @@ export interface SessionManager {
    * again).
    */
   stopSharing(id: string): Promise<{ watchersDropped: number } | undefined>;
+  /**
+   * A ready session runs `minutes` longer, up to its profile's maximum lifetime (sessions/lifetime.ts); on disk
+   * before it resolves with the record. Undefined when the session is unknown; `refused` says why it cannot be
+   * extended (it runs to its maximum already); throws a 409 when it is not ready or its runner refuses.
+   */
+  extend(id: string, minutes: number): Promise<SessionRecord | { refused: string } | undefined>;
   counts(): SessionCounts;
   /** The capacity report; on a cluster, with whether each of `profiles` can run there. */
   capacity(profiles?: readonly CatalogProfile[]): CapacityReport;

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS: Record<AuditAction, string> = {
   'session-ended': 'Session ended by itself',
   ticket: 'Viewer ticket',
   'stop-sharing': 'Stop sharing',
+  extend: 'Extend',
   'sign-in-failed': 'Sign-in failed',
 };
 

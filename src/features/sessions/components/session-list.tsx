@@ -98,6 +98,36 @@ function age(row: SessionRow, now: number): string {
   return row.user ? `${since}, by ${row.user}` : since;
 }
 
+/** "14:05": a moment the service reported, as a time of day in the person's own form; undefined where none. */
+function timeOf(iso: string | undefined): string | undefined {
+  const at = Date.parse(iso ?? '');
+  return Number.isNaN(at) ? undefined : new Date(at).toLocaleTimeString(undefined, { timeStyle: 'short' });
+}
+
+/**
+ * The age of a session, and beneath it when it ends: at its lifetime (it can be extended), and sooner when
+ * nobody watches it (the service ends a session without a viewer after its idle time).
+ */
+function Age({ row, now }: { row: SessionRow; now: number }) {
+  const ends = timeOf(row.session?.ends_at);
+  const idle = timeOf(row.session?.idle_ends_at);
+  return (
+    <>
+      {age(row, now)}
+      {ends && (
+        <Typography variant="caption" component="span" sx={{ display: 'block' }}>
+          Ends at {ends}
+        </Typography>
+      )}
+      {idle && (
+        <Typography variant="caption" component="span" color="warning" sx={{ display: 'block' }}>
+          No viewer: ends at {idle} unless it is opened
+        </Typography>
+      )}
+    </>
+  );
+}
+
 const nowrap = { whiteSpace: 'nowrap', flexShrink: 0 } as const;
 
 /** A session that waits or runs: its viewer, and End. A failed one has no viewer to open: Remove. */
@@ -162,7 +192,9 @@ export function SessionTable({ rows, now, ...actions }: RowsProps) {
               <TableCell>
                 <State row={row} />
               </TableCell>
-              <TableCell>{age(row, now)}</TableCell>
+              <TableCell>
+                <Age row={row} now={now} />
+              </TableCell>
               <TableCell sx={{ width: '1%' }}>
                 <Actions row={row} {...actions} />
               </TableCell>
@@ -186,7 +218,7 @@ export function SessionCards({ rows, now, ...actions }: RowsProps) {
             </Box>
             <Launched row={row} variant="subtitle1" />
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              Age: {age(row, now)}
+              Age: <Age row={row} now={now} />
             </Typography>
             <State row={row} />
           </CardContent>

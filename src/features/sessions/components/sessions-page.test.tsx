@@ -103,6 +103,8 @@ describe('sessions page', { timeout: 30_000 }, () => {
   it('says what runs, since when and whose, for sessions started in another browser', async () => {
     sessionCatalog(false);
     const created = new Date(Date.now() - 65 * 60_000).toISOString();
+    const endsAt = new Date(Date.now() + 55 * 60_000);
+    const idleEndsAt = new Date(Date.now() + 8 * 60_000);
     server.use(
       http.get(api('/stream'), () =>
         HttpResponse.json({
@@ -115,6 +117,8 @@ describe('sessions page', { timeout: 30_000 }, () => {
               profile: 'default',
               created_at: created,
               user: 'alice',
+              ends_at: endsAt.toISOString(),
+              idle_ends_at: idleEndsAt.toISOString(),
             },
           ],
         }),
@@ -124,6 +128,12 @@ describe('sessions page', { timeout: 30_000 }, () => {
     const row = rowOf(await screen.findByRole('table', { name: 'Sessions' }), sessionId);
     expect(within(row).getByText('usd-viewer 1.2.0 (default)')).toBeInTheDocument();
     expect(within(row).getByText('1 h 5 min, by alice')).toBeInTheDocument();
+    // When it ends at its lifetime, unless extended.
+    const time = endsAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
+    expect(within(row).getByText(`Ends at ${time}`)).toBeInTheDocument();
+    // Sooner, when nobody watches it.
+    const idle = idleEndsAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
+    expect(within(row).getByText(`No viewer: ends at ${idle} unless it is opened`)).toBeInTheDocument();
   });
 
   it('stacks the sessions as cards on a narrow screen', async () => {

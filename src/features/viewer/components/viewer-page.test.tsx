@@ -253,6 +253,28 @@ describe('ViewerPage', () => {
     expect(await screen.findByText(/This watch link is incomplete/, {}, loading)).toBeInTheDocument();
   });
 
+  it('counts down the end of its lifetime and offers Extend to the owner; never to a watcher', async () => {
+    const ending = {
+      ...ready,
+      ends_at: new Date(Date.now() + 3 * 60_000).toISOString(),
+      latest_end_at: new Date(Date.now() + 60 * 60_000).toISOString(),
+    };
+    server.use(
+      http.get(api('/stream/:id'), () => HttpResponse.json(ending)),
+      http.post(api('/stream/:id/tickets'), async ({ request }) => {
+        const { scope } = (await request.json()) as { scope: string };
+        return HttpResponse.json({ ...ticket, scope }, { status: 201 });
+      }),
+    );
+    const { unmount } = renderRoute(`/sessions/${sessionId}`);
+    expect(await screen.findByRole('timer', {}, loading)).toHaveTextContent(/^Ends in [23]:\d\d$/);
+    expect(screen.getByRole('button', { name: 'Extend' })).toBeInTheDocument();
+    unmount();
+    renderRoute(`/sessions/${sessionId}?mode=watch`);
+    expect(await screen.findByRole('timer', {}, loading)).toHaveTextContent(/^Ends in [23]:\d\d$/);
+    expect(screen.queryByRole('button', { name: 'Extend' })).not.toBeInTheDocument();
+  });
+
   it('is watch-only with ?mode=watch: no end button, no pointer lock, no link to share', async () => {
     server.use(
       http.get(api('/stream/:id'), () => HttpResponse.json(ready)),

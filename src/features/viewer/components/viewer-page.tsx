@@ -252,6 +252,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
         </Box>
         {!waiting && (
           <ViewerToolbar
+            session={shared ? undefined : session}
             watchOnly={watchOnly}
             showStats={showStats}
             fullscreen={fullscreen}

@@ -7,13 +7,17 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
+import type { Session } from '../../../lib/api-client';
 import type { Sound } from '../hooks/use-sound';
 import type { PictureChoice } from '../api/picture-choice';
+import { LifetimeCountdown } from './lifetime-countdown';
 import { PictureMenu } from './picture-menu';
 import { SoundControl } from './sound-control';
 
 /** The toolbar above the video; once the session has ended, only what still applies to the page. */
 export function ViewerToolbar(props: {
+  /** The session as the service describes it; absent for a watch link, which asks the API nothing. */
+  session?: Session | undefined;
   watchOnly: boolean;
   showStats: boolean;
   fullscreen: boolean;
@@ -37,6 +41,10 @@ export function ViewerToolbar(props: {
       useFlexGap
       sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', md: 'nowrap' }, flexShrink: 0 }}
     >
+      {/* Its end at its lifetime, near it; only its owner or an admin extends it, never a watcher. */}
+      {!props.ended && props.session && (
+        <LifetimeCountdown session={props.session} canExtend={!props.watchOnly} />
+      )}
       {/* Once the session has ended there is no stream to hear, measure or see bigger. */}
       {!props.ended && (
         <>
