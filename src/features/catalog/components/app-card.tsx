@@ -43,7 +43,14 @@ export function AppCard({ app }: { app: Application }) {
         <Typography variant="body2" sx={{ my: 1, overflowWrap: 'anywhere' }}>
           {app.description}
         </Typography>
-        <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label="Tags">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          useFlexGap
+          sx={{ flexWrap: 'wrap' }}
+          role="group"
+          aria-label="Tags"
+        >
           {app.tags.map((tag) => (
             <Chip key={tag} label={tag} />
           ))}
