@@ -62,8 +62,8 @@ function IconBand({ app }: { app: Pick<Application, 'id' | 'name' | 'icon'> }) {
   return (
     <Box
       sx={{
+        position: 'relative',
         aspectRatio: ASPECT,
-        p: 1.5,
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'center',
@@ -77,7 +77,16 @@ function IconBand({ app }: { app: Pick<Application, 'id' | 'name' | 'icon'> }) {
           alt=""
           aria-hidden="true"
           onError={() => setFailed(src)}
-          sx={{ width: '100%', height: '100%', maxHeight: 140, objectFit: 'contain' }}
+          // Out of the flow, so that no icon's own size stretches the band out of its shape.
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            p: 1.5,
+            boxSizing: 'border-box',
+            width: '100%',
+            height: '100%',
+            objectFit: 'contain',
+          }}
         />
       ) : (
         <AppIcon app={{ id: app.id, name: app.name }} size={72} />
