@@ -73,7 +73,7 @@ const shots: Shot[] = [
       await visible(page, 'table', 'Profile availability');
       // Availability in words, and a Try per cell that applies.
       await page
-        .getByRole('cell', { name: /available/ })
+        .getByRole('cell', { name: /applies/ })
         .first()
         .waitFor({ timeout: 30_000 });
       await visible(page, 'button', /^Try /);
