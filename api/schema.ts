@@ -317,6 +317,13 @@ export interface components {
              *     (`/catalog-icons/...`). Clients resolve it against the catalog API's address.
              */
             icon?: string;
+            /**
+             * Format: uri-reference
+             * @description A picture of the application running (extension; other deployments may omit it), 16:9, for the top of
+             *     its card and its page: an absolute http(s) URL, or a path on this API's host, where the service serves
+             *     an image that sits beside its catalog file (`/catalog-pictures/...`). Clients resolve it as `icon`.
+             */
+            picture?: string;
         };
         ApplicationList: {
             count: number;

@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: pictures of each main page of the portal, taken from the real stack (the service with
  * the repository's catalog.yaml, the built portal, a real session of the sample application) in headless
- * Chromium, saved under docs/screenshots/ for the README. Run it after a change that shows, and commit the
+ * Chromium, saved under docs/screenshots/ for the README; then a picture of each application of the catalog
+ * running, for its `picture` key (scripts/app-pictures.ts). Run it after a change that shows, and commit the
  * pictures with the change.
  */
 import { mkdir } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack, type Stack } from '../e2e/support/stack';
+import { endSession, picturesOfCatalog, startSession } from './app-pictures';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'docs', 'screenshots');
@@ -71,7 +73,7 @@ const shots: Shot[] = [
       await visible(page, 'table', 'Profile availability');
       // Availability in words, and a Try per cell that applies.
       await page
-        .getByRole('cell', { name: /available/ })
+        .getByRole('cell', { name: /applies/ })
         .first()
         .waitFor({ timeout: 30_000 });
       await visible(page, 'button', /^Try /);
@@ -89,22 +91,6 @@ const shots: Shot[] = [
     viewport: phone,
   },
 ];
-
-/** A session of the sample application (USD Viewer stands in), running, for the viewer and the list. */
-async function startSession(stack: Stack): Promise<string> {
-  const res = await fetch(`${stack.apiURL}/stream`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'usd-viewer', profile: 'light' }),
-  });
-  if (res.status !== 200 && res.status !== 202) throw new Error(`POST /stream answered ${res.status}`);
-  const { id } = (await res.json()) as { id: string };
-  for (let i = 0; i < 300; i++) {
-    if ((await fetch(`${stack.apiURL}/stream/${id}`)).status === 200) return id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('The session was not ready within 30 s.');
-}
 
 async function take(browser: Browser, stack: Stack, session: string, shot: Shot): Promise<string> {
   const context = await browser.newContext({ viewport: shot.viewport ?? desktop, colorScheme: shot.theme });
@@ -137,11 +123,15 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch(chromiumLaunchOptions);
-    const session = await startSession(stack);
+    // A session of the sample application (USD Viewer stands in), running, for the viewer and the list.
+    const session = await startSession(stack, { id: 'usd-viewer', profile: 'light' });
     for (const shot of shots) {
       const file = await take(browser, stack, session, shot);
       console.log(`wrote ${path.relative(root, file)}`);
     }
+    // Its GPU, for the applications' pictures: one person holds one of the two at a time.
+    await endSession(stack, session);
+    await picturesOfCatalog(browser, stack);
   } finally {
     await browser?.close();
     await stack.stop();

@@ -11,12 +11,12 @@ import { adminRoutes } from './routes/admin.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { auditSessionEnds } from './audit/session-ends.ts';
 import { auditRoutes } from './routes/audit.ts';
-import { iconOrigins } from './catalog/icons.ts';
+import { imageOrigins } from './catalog/images.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
 import { Answers } from './http/answers.ts';
 import { auth } from './http/auth-hook.ts';
-import { catalogIcons } from './http/catalog-icons.ts';
+import { catalogImages } from './http/catalog-images.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { BODY_LIMIT, errorHandler, refuseDeclaredOversize } from './http/error-handler.ts';
 import { recordApiRoutes } from './http/known-routes.ts';
@@ -124,7 +124,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     // The portal signs people in with the identity provider's endpoints.
     extraConnect: [...(config.cspConnect ?? []), ...(deps.oidc?.connectOrigins ?? [])],
     frameSources: deps.oidc?.frameOrigins ?? [],
-    imageSources: iconOrigins(deps.catalog),
+    imageSources: imageOrigins(deps.catalog),
   });
   const { catalog, manager } = deps;
   // Before the auth hook, which records failed sign-ins in it.
@@ -156,7 +156,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog, door });
   await app.register(auditRoutes, { prefix: '/api', audit });
-  await app.register(catalogIcons, { catalog, catalogFile: config.catalogPath });
+  await app.register(catalogImages, { catalog, catalogFile: config.catalogPath });
   await app.register(portal, {
     staticDir: config.staticDir,
     allowedMethods,

@@ -17,8 +17,8 @@ import {
   type LaunchSpec,
   type ProfileAttachment,
 } from './model.ts';
-import { CatalogError, Checker, type Path } from './catalog-checker.ts';
-import { iconFile, iconProblem } from './icons.ts';
+import { CatalogError, Checker, type Obj, type Path } from './catalog-checker.ts';
+import { IMAGE_KEYS, imageFile, imageProblem, type ImageKey } from './images.ts';
 import { checkSettings } from './profile-settings.ts';
 import { checkDeclarations, checkTemplates } from './launch-arguments.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
@@ -121,19 +121,27 @@ function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[]
   return versions.sort(compareVersionsDesc);
 }
 
-function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
-  const obj = c.object(entry, path, ['id', 'name', 'description', 'tags', 'icon', 'versions']);
-  const icon = obj.icon === undefined ? undefined : c.text(obj, 'icon', path);
-  const iconError = icon === undefined ? undefined : iconProblem(icon);
-  if (iconError) c.fail([...path, 'icon'], iconError);
-  // An icon file is served from beside the catalog: a catalog copied elsewhere without its icons is told at start.
-  const file = icon && iconFile(icon, c.file);
+/** An application's `icon` or `picture`, checked: its form, and its file beside the catalog. */
+function checkImage(c: Checker, obj: Obj, key: ImageKey, path: Path): string | undefined {
+  if (obj[key] === undefined) return undefined;
+  const value = c.text(obj, key, path);
+  const problem = imageProblem(key, value);
+  if (problem) c.fail([...path, key], problem);
+  // An image file is served from beside the catalog: a catalog copied elsewhere without it is told at start.
+  const file = imageFile(value, c.file);
   if (c.checkFiles && file && !existsSync(file)) {
     c.fail(
-      [...path, 'icon'],
-      `icon file "${icon}" is not beside the catalog (${file}): copy it there, or give an http(s) URL`,
+      [...path, key],
+      `${key} file "${value}" is not beside the catalog (${file}): copy it there, or give an http(s) URL`,
     );
   }
+  return value;
+}
+
+function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
+  const obj = c.object(entry, path, ['id', 'name', 'description', 'tags', ...IMAGE_KEYS, 'versions']);
+  const icon = checkImage(c, obj, 'icon', path);
+  const picture = checkImage(c, obj, 'picture', path);
   const tags = c.list(obj.tags ?? [], [...path, 'tags']);
   tags.forEach((tag, i) => {
     if (typeof tag !== 'string' || tag === '' || tag.includes(',')) {
@@ -147,6 +155,7 @@ function checkApp(c: Checker, entry: unknown, path: Path): CatalogApp {
     description: c.text(obj, 'description', path, true),
     tags: tags as string[],
     ...(icon === undefined ? {} : { icon }),
+    ...(picture === undefined ? {} : { picture }),
     versions: checkVersions(c, obj.versions, [...path, 'versions']),
   };
 }

@@ -92,6 +92,8 @@ export interface CatalogApp {
   tags: string[];
   /** Catalog `icon`: an http(s) URL, or an image file's path relative to the catalog file's folder. */
   icon?: string;
+  /** Catalog `picture`: the application running, an http(s) URL or an image file's path as `icon` is. */
+  picture?: string;
   /** Newest first by SemVer precedence. */
   versions: CatalogVersion[];
 }

@@ -4,7 +4,7 @@
  * handler runs.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { iconAddress } from '../catalog/icons.ts';
+import { imageAddress } from '../catalog/images.ts';
 import type { Catalog, CatalogApp, CatalogProfile } from '../catalog/model.ts';
 import { filterApps, findApp, findVersion, profilesFor, splitTags } from '../catalog/queries.ts';
 import { notFound } from '../errors.ts';
@@ -14,8 +14,15 @@ function profileBody(profile: CatalogProfile) {
   return { id: profile.id, name: profile.name, description: profile.description };
 }
 
-function appBody({ id, name, description, tags, icon }: CatalogApp) {
-  return { id, name, description, tags, ...(icon ? { icon: iconAddress(icon) } : {}) };
+function appBody({ id, name, description, tags, icon, picture }: CatalogApp) {
+  return {
+    id,
+    name,
+    description,
+    tags,
+    ...(icon ? { icon: imageAddress('icon', icon) } : {}),
+    ...(picture ? { picture: imageAddress('picture', picture) } : {}),
+  };
 }
 
 export interface CfgRoutesOptions {

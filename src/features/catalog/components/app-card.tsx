@@ -9,7 +9,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Application } from '../../../lib/api-client';
-import { AppPicture } from './app-picture';
+import { AppCardMedia } from './app-picture';
 
 /**
  * The wizard at its review of `id`'s latest version with its only or default profile, when it has one: with
@@ -30,7 +30,7 @@ export function AppCard({ app }: { app: Application }) {
       aria-labelledby={`app-${app.id}`}
       sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
     >
-      <AppPicture app={app} />
+      <AppCardMedia app={app} />
       <CardContent sx={{ flexGrow: 1 }}>
         <Typography variant="h6" component="h2" id={`app-${app.id}`}>
           <Link component={RouterLink} to={`/apps/${encodeURIComponent(app.id)}`}>
@@ -43,7 +43,14 @@ export function AppCard({ app }: { app: Application }) {
         <Typography variant="body2" sx={{ my: 1, overflowWrap: 'anywhere' }}>
           {app.description}
         </Typography>
-        <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label="Tags">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          useFlexGap
+          sx={{ flexWrap: 'wrap' }}
+          role="group"
+          aria-label="Tags"
+        >
           {app.tags.map((tag) => (
             <Chip key={tag} label={tag} />
           ))}

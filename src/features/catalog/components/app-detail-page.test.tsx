@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apps, profiles } from '../../../test/fixtures';
@@ -42,6 +42,27 @@ describe('application page', { timeout: 30_000 }, () => {
     );
     await userEvent.click(items[0]!);
     await waitFor(() => expect(asked).toContain('2.0.0-rc.1'));
+  });
+
+  it('shows the picture of the application running beside its name, described, and nothing if it fails', async () => {
+    server.use(
+      http.get(api('/cfg/apps/:id'), () =>
+        HttpResponse.json({ ...apps[0], picture: '/catalog-pictures/pictures/usd-viewer.webp' }),
+      ),
+      http.get(api('/cfg/apps/:id/versions'), () => HttpResponse.json({ items: [{ version: '1.0.0' }] })),
+      http.get(api('/cfg/apps/:id/versions/:version/profiles'), () =>
+        HttpResponse.json({ count: 2, items: profiles }),
+      ),
+    );
+    renderRoute('/apps/usd-viewer');
+    const picture = await screen.findByRole('img', { name: 'USD Viewer running in Streamgate' });
+    expect(picture).toHaveAttribute('src', `${location.origin}/catalog-pictures/pictures/usd-viewer.webp`);
+    expect(screen.getByRole('heading', { level: 1, name: 'USD Viewer' })).toBeVisible();
+    fireEvent.error(picture);
+    expect(screen.queryByRole('img', { name: /running in Streamgate/ })).toBeNull();
+    // The page stays whole: its name, with its monogram, and its versions.
+    expect(screen.getByRole('heading', { level: 1, name: 'USD Viewer' })).toBeVisible();
+    expect(screen.getByTestId('app-monogram')).toHaveTextContent('UV');
   });
 
   it('says an application that does not exist', async () => {

@@ -1,5 +1,6 @@
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
@@ -9,6 +10,7 @@ import { AppIcon } from '../../../components/app-icon';
 import { ErrorAlert } from '../../../components/error-alert';
 import { versionParam } from '../../../lib/versions';
 import { appQueries } from '../../../lib/queries/app-queries';
+import { AppPicture } from './app-picture';
 import { ProfileList } from './profile-list';
 import { VersionList } from './version-list';
 
@@ -26,20 +28,30 @@ export function AppDetailPage() {
     return <ErrorAlert error={app.error} what={`Application ${appId}`} onRetry={() => void app.refetch()} />;
   return (
     <>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <AppIcon app={app.data} size={56} />
-        <Typography variant="h4" component="h1">
-          {app.data.name}
-        </Typography>
-      </Stack>
-      <Typography variant="caption" color="text.secondary" component="p">
-        {app.data.id}
-      </Typography>
-      <Typography sx={{ my: 1, overflowWrap: 'anywhere' }}>{app.data.description}</Typography>
-      <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
-        {app.data.tags.map((tag) => (
-          <Chip key={tag} label={tag} />
-        ))}
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ mb: 2 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <AppIcon app={app.data} size={56} />
+            <Typography variant="h4" component="h1">
+              {app.data.name}
+            </Typography>
+          </Stack>
+          <Typography variant="caption" color="text.secondary" component="p">
+            {app.data.id}
+          </Typography>
+          <Typography sx={{ my: 1, overflowWrap: 'anywhere' }}>{app.data.description}</Typography>
+          <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            {app.data.tags.map((tag) => (
+              <Chip key={tag} label={tag} />
+            ))}
+          </Stack>
+        </Box>
+        {/* What the application looks like is this page's news, not a repeat of its name: it is described. */}
+        <AppPicture
+          app={app.data}
+          alt={`${app.data.name} running in Streamgate`}
+          sx={{ width: { xs: '100%', md: 480 }, flexShrink: 0, borderRadius: 1 }}
+        />
       </Stack>
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 4 }}>

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { Application } from '../../../lib/api-client';
 import { apps, profiles, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { api, http, HttpResponse, server } from '../../../test/server';
@@ -15,6 +16,11 @@ function serveApps(seen: string[][] = []) {
     }),
   );
   return seen;
+}
+
+/** These applications, whatever the query. */
+function serveTheseApps(items: Application[]) {
+  server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: items.length, items })));
 }
 
 describe('catalog page', { timeout: 30_000 }, () => {
@@ -76,18 +82,11 @@ describe('catalog page', { timeout: 30_000 }, () => {
   });
 
   it("shows the application's picture where the catalog has one, else its monogram", async () => {
-    server.use(
-      http.get(api('/cfg/apps'), () =>
-        HttpResponse.json({
-          count: 3,
-          items: [
-            { ...apps[0]!, icon: '/catalog-icons/icons/usd-viewer.png' },
-            { ...apps[1]!, icon: '/catalog-icons/icons/gone.png' },
-            apps[2]!,
-          ],
-        }),
-      ),
-    );
+    serveTheseApps([
+      { ...apps[0]!, icon: '/catalog-icons/icons/usd-viewer.png' },
+      { ...apps[1]!, icon: '/catalog-icons/icons/gone.png' },
+      apps[2]!,
+    ]);
     renderRoute('/');
     const card = (name: string) => screen.findByRole('article', { name });
     const picture = (await card('USD Viewer')).querySelector('img');
@@ -100,6 +99,34 @@ describe('catalog page', { timeout: 30_000 }, () => {
     fireEvent.error(gone.querySelector('img')!);
     expect(within(gone).getByTestId('app-monogram')).toHaveTextContent('UC');
     expect(gone.querySelector('img')).toBeNull();
+  });
+
+  it('shows the picture of the application running at the top of its card, else its icon', async () => {
+    serveTheseApps([
+      { ...apps[0]!, picture: '/catalog-pictures/pictures/usd-viewer.webp' },
+      { ...apps[1]!, icon: '/catalog-icons/icons/composer.svg', picture: 'https://shots.example/gone.webp' },
+      apps[2]!,
+    ]);
+    renderRoute('/');
+    const card = (name: string) => screen.findByRole('article', { name });
+    const viewer = await card('USD Viewer');
+    const picture = viewer.querySelector('img');
+    expect(picture).toHaveAttribute('src', `${location.origin}/catalog-pictures/pictures/usd-viewer.webp`);
+    // Decorative, as the icon was: the card's heading names the application right under it.
+    expect(picture).toHaveAttribute('alt', '');
+    expect(picture).toHaveAttribute('loading', 'lazy');
+    expect(within(viewer).queryByTestId('app-monogram')).toBeNull();
+    // A picture that does not load gives way to the icon, as if there were none: no broken image.
+    const composer = await card('USD Composer');
+    expect(composer.querySelector('img')).toHaveAttribute('src', 'https://shots.example/gone.webp');
+    fireEvent.error(composer.querySelector('img')!);
+    expect(composer.querySelectorAll('img')).toHaveLength(1);
+    expect(composer.querySelector('img')).toHaveAttribute(
+      'src',
+      `${location.origin}/catalog-icons/icons/composer.svg`,
+    );
+    // And without a picture or icon, the monogram as before.
+    expect(within(await card('Evil App')).getByTestId('app-monogram')).toHaveTextContent('EA');
   });
 
   it('gives the search, tags and sort boxes one size', async () => {
