@@ -1,24 +1,28 @@
-// A motor mounting bracket: an angle plate with a NEMA 17 motor's bolt pattern and pilot hole in its upright,
-// slotted holes in its base for bolting it down, and two ribs between them. Millimetres. The values under
-// "Parameters" show in OpenSCAD's Customizer (Window > Customizer), where a change redraws the part.
+// A motor mounting bracket
+// for a NEMA 17 motor, in mm.
+// Change a value below, or in
+// the Customizer, and the
+// preview redraws the part.
 
 /* [Parameters] */
-// Thickness of the plates.
+// Plate thickness
 thickness = 5; // [3:0.5:10]
-// Width of the bracket.
+// Width
 width = 56; // [50:1:90]
-// Depth of the base plate.
+// Depth of the base
 depth = 50; // [40:1:80]
-// Height of the upright plate.
+// Height of the upright
 height = 56; // [50:1:90]
-// Motor bolt spacing (31 for NEMA 17).
+// Motor bolt spacing
 bolt_spacing = 31; // [20:0.5:50]
-// Motor pilot diameter (22 for NEMA 17).
+// Motor pilot diameter
 pilot = 22.4; // [10:0.2:40]
 
 /* [Hidden] */
 $fn = 48;
-// Where the preview looks from: the whole part, from the front right and above.
+// The preview's camera: the
+// whole part, from the front
+// right and above.
 $vpr = [62, 0, 28];
 $vpt = [0, 22, 24];
 $vpd = 230;
