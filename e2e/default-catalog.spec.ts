@@ -17,7 +17,9 @@ let context: BrowserContext;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  stack = await startStack(repositoryCatalog());
+  // Three at once: the Instant profile's warm Kit App Stand-in holds one, and a session still stopping another, so
+  // that a launch neither waits for it nor makes the service stop the warm one to let it through.
+  stack = await startStack({ ...repositoryCatalog(), env: { STREAMGATE_CAPACITY: '3' } });
   // A small window: the Default profile follows it down, which spares the machine's two cores.
   context = await browser.newContext({ viewport: { width: 960, height: 720 } });
 });
