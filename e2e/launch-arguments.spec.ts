@@ -4,13 +4,14 @@
  * offers no USD stage controls, since F3D opens no stage.
  */
 import { expect, test } from '@playwright/test';
+import { repositoryCatalog } from '../test-support/service';
 import { startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 
 test.beforeAll(async () => {
   // The repository's catalog.yaml: Model Viewer declares `model`, a choice of two models.
-  stack = await startStack();
+  stack = await startStack(repositoryCatalog());
 });
 
 test.afterAll(async () => {

@@ -1,7 +1,7 @@
 /**
- * What a profile says is what streams, with the repository's own catalog: "Light" starts at 640x360 and
- * follows the window up to 1280x720, as its description says; "Factory Floor" stays at its fixed 640x360
- * whatever the window asks. And what admins see of it at /admin/profiles: which profiles apply, in words,
+ * What a profile says is what streams, with the tests' catalog (test-support/catalog.yaml): "Light" starts at
+ * 640x360 and follows the window up to 1280x720, as its description says; "Factory Floor" stays at its fixed
+ * 640x360 whatever the window asks. And what admins see of it at /admin/profiles: which profiles apply, in words,
  * without a failed request, and a Try that plays a version with a profile until its first frame.
  */
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';

@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
+import { pagePoint } from './support/video';
 
 const catalog = `
 applications:
@@ -69,20 +70,6 @@ async function frame(page: Page, band: [number, number] = [0, 0]): Promise<Frame
     }
     return { width, height, bright, brightRight, brightBand };
   }, band);
-}
-
-/** Where stream pixel (x, y) is on the page, for a video drawn with object-fit: contain. */
-async function pagePoint(page: Page, x: number, y: number) {
-  const video = page.getByLabel('Session stream', { exact: true });
-  await video.scrollIntoViewIfNeeded();
-  const box = await video.boundingBox();
-  const size = await video.evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight }));
-  if (!box) throw new Error('the video has no box');
-  const scale = Math.min(box.width / size.w, box.height / size.h);
-  return {
-    x: box.x + (box.width - size.w * scale) / 2 + (x + 0.5) * scale,
-    y: box.y + (box.height - size.h * scale) / 2 + (y + 0.5) * scale,
-  };
 }
 
 async function typeLine(page: Page, text: string) {

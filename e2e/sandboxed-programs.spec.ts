@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { repositoryCatalog } from '../test-support/service';
 import { startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -14,7 +15,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   // The repository's catalog.yaml: its Model Viewer names `files: [models]` beside it.
-  stack = await startStack();
+  stack = await startStack(repositoryCatalog());
 });
 
 test.afterAll(async () => {

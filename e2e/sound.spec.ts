@@ -8,6 +8,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
 import { smallProfiles, toneApplication, TONE_FILE } from './support/catalogs';
+import { dominant } from './support/sound';
 import { installWhepClient, type WhepPageApi } from './support/whep-test-client';
 import { launchStreamer } from './support/streamer-process';
 import { freePort, freeUdpPort } from './support/ports';
@@ -45,33 +46,6 @@ test.afterAll(async () => {
     await stack?.stop();
   }
 });
-
-/** The strongest frequency of the video element's sound over about half a second, and how loud it is (dB). */
-async function dominant(page: Page): Promise<{ hz: number; db: number; tracks: string[] }> {
-  return page.evaluate(async () => {
-    const video = document.querySelector('video');
-    const stream = video?.srcObject as MediaStream | null;
-    const tracks = stream?.getTracks().map((t) => t.kind) ?? [];
-    if (!stream || stream.getAudioTracks().length === 0) return { hz: 0, db: -Infinity, tracks };
-    const context = new AudioContext();
-    await context.resume();
-    const analyser = context.createAnalyser();
-    analyser.fftSize = 8192;
-    context.createMediaStreamSource(stream).connect(analyser);
-    const bins = new Float32Array(analyser.frequencyBinCount);
-    const sum = new Float32Array(analyser.frequencyBinCount);
-    for (let i = 0; i < 10; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      analyser.getFloatFrequencyData(bins);
-      for (let b = 0; b < bins.length; b++) sum[b]! += Math.max(bins[b]!, -200) / 10;
-    }
-    let best = 1;
-    for (let b = 2; b < sum.length; b++) if (sum[b]! > sum[best]!) best = b;
-    const hz = (best * context.sampleRate) / analyser.fftSize;
-    await context.close();
-    return { hz, db: sum[best]!, tracks };
-  });
-}
 
 /**
  * Makes `page` a tab nobody has clicked or typed in yet, as far as the portal can tell. Playwright drives Chromium

@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack, type Stack } from '../e2e/support/stack';
+import { repositoryCatalog } from '../test-support/service';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -234,7 +235,9 @@ export async function picturesOfCatalog(browser: Browser, stack: Stack): Promise
 
 async function main(): Promise<void> {
   // The marks strip is for tests; a picture for people shows the application as they see it.
-  const stack = await startStack({ env: { STREAMGATE_TEST_MARKS: '0' } });
+  // The repository's catalog with the files beside it, unless STREAMGATE_CATALOG names another.
+  const files = process.env.STREAMGATE_CATALOG ? {} : repositoryCatalog();
+  const stack = await startStack({ ...files, env: { STREAMGATE_TEST_MARKS: '0' } });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch(chromiumLaunchOptions);

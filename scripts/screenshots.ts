@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: pictures of each main page of the portal, taken from the real stack (the service with
- * the repository's catalog.yaml, the built portal, a real session of the sample application) in headless
+ * the repository's catalog.yaml, the built portal, a real session of its CAD program, OpenSCAD) in headless
  * Chromium, saved under docs/screenshots/ for the README; then a picture of each application of the catalog
  * running, for its `picture` key (scripts/app-pictures.ts). Run it after a change that shows, and commit the
  * pictures with the change.
@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
 import { startStack, type Stack } from '../e2e/support/stack';
 import { endSession, picturesOfCatalog, startSession } from './app-pictures';
+import { repositoryCatalog } from '../test-support/service';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'docs', 'screenshots');
@@ -33,16 +34,16 @@ const shots: Shot[] = [
   {
     name: 'catalog',
     path: () => '/apps',
-    ready: (page) => visible(page, 'link', 'USD Viewer'),
+    ready: (page) => visible(page, 'link', 'CAD'),
   },
   {
     name: 'application',
-    path: () => '/apps/usd-viewer',
+    path: () => '/apps/cad',
     ready: (page) => visible(page, 'region', /^Profiles of/),
   },
   {
     name: 'launch',
-    path: () => '/launch?app=usd-viewer&profile=light',
+    path: () => '/launch?app=cad&profile=light',
     ready: (page) => visible(page, 'button', 'Review'),
   },
   {
@@ -50,14 +51,10 @@ const shots: Shot[] = [
     path: (session) => `/sessions/${session}`,
     ready: async (page) => {
       await page.getByTestId('player-state').filter({ hasText: 'Playing' }).waitFor({ timeout: 30_000 });
-      await page.getByLabel('Stage URL').fill('omniverse://example/warehouse.usd');
-      await page.getByRole('button', { name: 'Open stage' }).click();
-      await page
-        .getByRole('list', { name: 'Message log' })
-        .getByText('Received openedStageResult')
-        .waitFor({ timeout: 30_000 });
-      // A second of video: the picture has settled at the window's size.
-      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1);
+      // A few seconds of video: the picture has settled at the window's size, and OpenSCAD has drawn its part.
+      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 4, undefined, {
+        timeout: 30_000,
+      });
     },
     theme: 'dark',
   },
@@ -71,7 +68,7 @@ const shots: Shot[] = [
     path: () => '/admin/profiles',
     ready: async (page) => {
       await visible(page, 'table', 'Profile availability');
-      // Availability in words, and a Try per cell that applies.
+      // Availability in words ("applies" until tried), and a Try per cell that applies.
       await page
         .getByRole('cell', { name: /applies/ })
         .first()
@@ -87,7 +84,7 @@ const shots: Shot[] = [
   {
     name: 'phone-catalog',
     path: () => '/apps',
-    ready: (page) => visible(page, 'link', 'USD Viewer'),
+    ready: (page) => visible(page, 'link', 'CAD'),
     viewport: phone,
   },
 ];
@@ -119,12 +116,12 @@ async function take(browser: Browser, stack: Stack, session: string, shot: Shot)
 async function main(): Promise<void> {
   await mkdir(out, { recursive: true });
   // The marks strip is for tests; a picture for people shows the application as they see it.
-  const stack = await startStack({ env: { STREAMGATE_TEST_MARKS: '0' } });
+  const stack = await startStack({ ...repositoryCatalog(), env: { STREAMGATE_TEST_MARKS: '0' } });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch(chromiumLaunchOptions);
-    // A session of the sample application (USD Viewer stands in), running, for the viewer and the list.
-    const session = await startSession(stack, { id: 'usd-viewer', profile: 'light' });
+    // A session of the CAD program (OpenSCAD with the bracket of models/), running, for the viewer and the list.
+    const session = await startSession(stack, { id: 'cad', profile: 'default' });
     for (const shot of shots) {
       const file = await take(browser, stack, session, shot);
       console.log(`wrote ${path.relative(root, file)}`);

@@ -4,7 +4,10 @@
 # for the display host), then the npm packages as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# xvfb, xterm, f3d and mesa-utils: the display host and the real programs of the catalog; bubblewrap and
+# xvfb, xterm, f3d and mesa-utils: the display host and the real programs of the catalog; the catalog's other real
+# programs, each a kind of application people stream: openscad (CAD, 15 MB to download, 50 MB on disk), firefox-esr
+# (a web browser, 80 MB, 310 MB), libreoffice-impress (slides, 85 MB, 270 MB) and mpv (a video player with sound,
+# 2.5 MB, 9 MB), together about 45 s of this install on a machine that has the rest (README, "Set-up"); bubblewrap and
 # python3-seccomp (libseccomp's own binding, which compiles the filter): the sandbox every real program runs in;
 # x11vnc, novnc and python3-websockify: the noVNC peer that `npm run bench -- display` measures the display host
 # against; slurmctld, slurmd, slurm-client and munge (Slurm 22.05 on Debian 12): the Slurm runner and the two-node
@@ -13,7 +16,8 @@ cd "$(dirname "$0")/.."
 # and the display host reads, so the package's own per-login server stays off too; coturn: the embedded TURN relay of
 # the door, which the service runs itself with a configuration of its own, so the Debian service stays off as well;
 # nftables: the tests drop UDP in a client network namespace with nft.
-packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils bubblewrap python3-seccomp
+packages=(chromium ffmpeg fonts-dejavu-core ca-certificates xvfb xterm f3d mesa-utils openscad firefox-esr
+  libreoffice-impress mpv bubblewrap python3-seccomp
   x11vnc novnc python3-websockify slurmctld slurmd slurm-client munge iproute2 pulseaudio pulseaudio-utils coturn
   nftables)
 missing=()

@@ -6,6 +6,7 @@
  * all start it through here.
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,35 @@ import { copyStandInTo, STAND_IN_FILE } from './stand-in-bundle.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
+/** A catalog's text and the repository's files linked beside it (ServiceOptions `catalog` and `beside`). */
+export interface CatalogFiles {
+  catalog: string;
+  beside: string[];
+}
+
+/**
+ * The tests' catalog, test-support/catalog.yaml, which a service serves when its test names no catalog: its sample
+ * entries carry the cases the tests rely on (semver edge cases, profiles for some versions only, a warm profile).
+ * It names the repository's icons and models, linked beside it.
+ */
+export function testCatalog(): CatalogFiles {
+  return {
+    catalog: readFileSync(path.join(repoRoot, 'test-support', 'catalog.yaml'), 'utf8'),
+    beside: ['icons', 'models'],
+  };
+}
+
+/**
+ * The repository's own catalog.yaml, what `npm start` serves (real programs and the Kit App Stand-in), with the
+ * folders it names linked beside it: its icons and its programs' `files`.
+ */
+export function repositoryCatalog(): CatalogFiles {
+  return {
+    catalog: readFileSync(path.join(repoRoot, 'catalog.yaml'), 'utf8'),
+    beside: ['icons', 'models', 'demo', 'pictures'],
+  };
+}
+
 export interface ServiceOptions {
   /** Listen port; default a free one the system chooses. */
   port?: number;
@@ -25,8 +55,8 @@ export interface ServiceOptions {
   /** Ports handed to sessions; default forty of 47000-47999 of this service's own. */
   sessionPorts?: { first: number; last: number };
   /**
-   * Catalog YAML, written to `catalog.yaml` in the working directory; default the repository's catalog.yaml.
-   * A catalog that names the stand-in application finds it beside itself.
+   * Catalog YAML, written to `catalog.yaml` in the working directory; default the tests' catalog
+   * (testCatalog(), with its `beside`). A catalog that names the stand-in application finds it beside itself.
    */
   catalog?: string;
   /** Files of the repository linked beside that catalog, for its `files` (`models`, say). */
@@ -97,20 +127,22 @@ async function prepare(options: ServiceOptions, workDir: string, port: number): 
     LOG_LEVEL: options.logLevel ?? 'warn',
     ...(options.portal === false ? { STREAMGATE_STATIC_DIR: path.join(workDir, 'no-portal') } : {}),
   };
-  if (options.catalog !== undefined) {
-    env.STREAMGATE_CATALOG = path.join(workDir, 'catalog.yaml');
-    await writeFile(env.STREAMGATE_CATALOG, options.catalog);
-    // The service may run the stand-in in a sandbox, which sees only the files beside the catalog that it names.
-    if (options.catalog.includes(STAND_IN_FILE)) copyStandInTo(workDir);
-    for (const name of options.beside ?? []) {
-      await rm(path.join(workDir, name), { force: true });
-      await mkdir(path.dirname(path.join(workDir, name)), { recursive: true });
-      await symlink(path.join(repoRoot, name), path.join(workDir, name));
-    }
-    for (const [name, text] of Object.entries(options.written ?? {})) {
-      await mkdir(path.dirname(path.join(workDir, name)), { recursive: true });
-      await writeFile(path.join(workDir, name), text);
-    }
+  const { catalog, beside }: CatalogFiles =
+    options.catalog === undefined
+      ? testCatalog()
+      : { catalog: options.catalog, beside: options.beside ?? [] };
+  env.STREAMGATE_CATALOG = path.join(workDir, 'catalog.yaml');
+  await writeFile(env.STREAMGATE_CATALOG, catalog);
+  // The service may run the stand-in in a sandbox, which sees only the files beside the catalog that it names.
+  if (catalog.includes(STAND_IN_FILE)) copyStandInTo(workDir);
+  for (const name of beside) {
+    await rm(path.join(workDir, name), { force: true });
+    await mkdir(path.dirname(path.join(workDir, name)), { recursive: true });
+    await symlink(path.join(repoRoot, name), path.join(workDir, name));
+  }
+  for (const [name, text] of Object.entries(options.written ?? {})) {
+    await mkdir(path.dirname(path.join(workDir, name)), { recursive: true });
+    await writeFile(path.join(workDir, name), text);
   }
   if (options.tokens !== undefined) {
     env.STREAMGATE_TOKENS = path.join(workDir, 'tokens.yaml');
@@ -178,8 +210,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     stop: () => ended((run) => run.stop()),
     restart: launch,
     async writeCatalog(text) {
-      if (env.STREAMGATE_CATALOG === undefined) throw new Error('Start the service with a catalog first.');
-      await writeFile(env.STREAMGATE_CATALOG, text);
+      await writeFile(path.join(workDir, 'catalog.yaml'), text);
     },
     async close() {
       await service.stop();

@@ -59,3 +59,69 @@ export async function expectPlaying(page: Page) {
     .toBeGreaterThan(5);
   await expect.poll(async () => (await look(page))?.frames ?? 0).toBeGreaterThan(start.frames);
 }
+
+/** A coarse picture of a program's video: its colours, few for a blank screen, and a grid of mean brightness. */
+export interface Sketch {
+  colours: number;
+  /** Mean brightness (0 to 255) of each cell of a 32 by 18 grid over the picture, row by row. */
+  cells: number[];
+}
+
+/** What the page's video shows now, as a Sketch; null before its first frame. */
+export async function sketch(page: Page): Promise<Sketch | null> {
+  return page.evaluate(() => {
+    const video = document.querySelector('video');
+    if (!video || video.videoWidth === 0) return null;
+    // Drawn at 32x18, each pixel is the mean of its cell; drawn at a small size, a colour count of the whole.
+    const grid = document.createElement('canvas');
+    grid.width = 32;
+    grid.height = 18;
+    const g = grid.getContext('2d', { willReadFrequently: true });
+    const whole = document.createElement('canvas');
+    whole.width = 320;
+    whole.height = 180;
+    const w = whole.getContext('2d', { willReadFrequently: true });
+    if (!g || !w) return null;
+    g.drawImage(video, 0, 0, grid.width, grid.height);
+    w.drawImage(video, 0, 0, whole.width, whole.height);
+    const cells: number[] = [];
+    const small = g.getImageData(0, 0, grid.width, grid.height).data;
+    for (let i = 0; i < small.length; i += 4) {
+      cells.push(((small[i] as number) + (small[i + 1] as number) + (small[i + 2] as number)) / 3);
+    }
+    const colours = new Set<number>();
+    const data = w.getImageData(0, 0, whole.width, whole.height).data;
+    for (let i = 0; i < data.length; i += 4) {
+      // Coarse colours, so that the encoder's noise does not count.
+      colours.add(
+        ((data[i] as number) >> 4) * 256 +
+          ((data[i + 1] as number) >> 4) * 16 +
+          ((data[i + 2] as number) >> 4),
+      );
+    }
+    return { colours: colours.size, cells };
+  });
+}
+
+/**
+ * The share (0 to 1) of the grid's cells whose brightness differs by more than 3 between two sketches: a caret
+ * blinking changes one cell or none, a scrolled page, a turned model or a new slide a good part of them.
+ */
+export function changed(a: Sketch, b: Sketch): number {
+  const moved = a.cells.filter((value, i) => Math.abs(value - (b.cells[i] ?? value)) > 3).length;
+  return moved / a.cells.length;
+}
+
+/** Where stream pixel (x, y) is on the page, for a video drawn with object-fit: contain. */
+export async function pagePoint(page: Page, x: number, y: number) {
+  const video = page.getByLabel('Session stream', { exact: true });
+  await video.scrollIntoViewIfNeeded();
+  const box = await video.boundingBox();
+  const size = await video.evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight }));
+  if (!box) throw new Error('the video has no box');
+  const scale = Math.min(box.width / size.w, box.height / size.h);
+  return {
+    x: box.x + (box.width - size.w * scale) / 2 + (x + 0.5) * scale,
+    y: box.y + (box.height - size.h * scale) / 2 + (y + 0.5) * scale,
+  };
+}

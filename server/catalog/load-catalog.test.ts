@@ -1,4 +1,5 @@
 /** The catalog: versions in SemVer order, applications and tags, profiles and their settings, and what it refuses. */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { base, errorOf } from '../../test-support/catalog-support.ts';
@@ -154,10 +155,27 @@ profiles: []
     expect(errorOf(base.replace('1.0.0+build.5', '1.9.0+build.5'))).toMatch(/same precedence/);
   });
 
-  it('loads the repository catalog', async () => {
+  it('loads the repository catalog, its icons and files beside it: real programs and the Kit App Stand-in', async () => {
     const repo = await loadCatalog(path.resolve(import.meta.dirname, '../../catalog.yaml'));
-    expect(repo.apps.length).toBeGreaterThanOrEqual(4);
     const declared = (id: string) => findApp(repo, id)?.versions.map((v) => v.arguments?.map((a) => a.name));
+    expect(declared('model-viewer')).toEqual([['model']]);
+    for (const id of ['terminal', 'gears', 'cad', 'web-browser', 'presentation', 'video-player']) {
+      expect({ id, declared: declared(id) }).toEqual({ id, declared: [[]] });
+    }
+    expect(declared('kit-stand-in')).toEqual([['usd_stage_uri']]);
+    // One sample application, named for what it is; every other entry a real program with an icon of its own.
+    const samples = repo.apps.filter((app) => app.versions.some((v) => v.launch === undefined));
+    expect(samples.map((app) => app.id)).toEqual(['kit-stand-in']);
+    expect(repo.apps.filter((app) => app.id !== 'kit-stand-in' && !app.icon)).toEqual([]);
+    expect(warmTargets(repo).map((t) => t.target.app.id)).toEqual(['kit-stand-in']);
+  });
+
+  it("loads the tests' catalog, whose sample entries the tests rely on", async () => {
+    const file = path.resolve(import.meta.dirname, '../../test-support/catalog.yaml');
+    // Its icons and models are linked beside it by the harness, not kept in test-support/.
+    const tests = parseCatalog(await readFile(file, 'utf8'), file);
+    expect(tests.apps.length).toBeGreaterThanOrEqual(4);
+    const declared = (id: string) => findApp(tests, id)?.versions.map((v) => v.arguments?.map((a) => a.name));
     expect(declared('model-viewer')).toEqual([['model']]);
     expect(declared('terminal')).toEqual([[]]);
     expect(declared('gears')).toEqual([[]]);
