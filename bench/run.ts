@@ -19,6 +19,7 @@ const all = [
   'sound',
   'slurm',
   'door',
+  'encoding',
 ];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;

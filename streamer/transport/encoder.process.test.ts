@@ -158,4 +158,10 @@ describe('the encoder', () => {
     expect(nvenc).toContain('-g 30 -keyint_min 30 -b:v 676k');
     expect(ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000).join(' ')).toContain('-c:v libvpx');
   });
+
+  it('makes VP8 mend a block one level off what the viewer has (static-thresh under 256, issue 34 item 11)', () => {
+    const vp8 = ffmpegArgs({ width: 960, height: 540, fps: 30 }, 5000).join(' ');
+    expect(vp8).toContain('-c:v libvpx -deadline realtime -cpu-used 16');
+    expect(vp8).toContain('-error-resilient 1 -threads 1 -static-thresh 100');
+  });
 });
