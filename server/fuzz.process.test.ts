@@ -28,7 +28,11 @@ async function snapshot(): Promise<string> {
     '/api/cfg/apps/*/versions/*/profiles',
   ];
   const answers = await Promise.all(urls.map((url) => t.app.inject(url)));
-  return JSON.stringify(answers.map((a) => [a.statusCode, a.json()]));
+  // When a session with no viewer will end moves with time, not with requests: it is left out.
+  return JSON.stringify(
+    answers.map((a) => [a.statusCode, a.json()]),
+    (key, value: unknown) => (key === 'idle_ends_at' ? undefined : value),
+  );
 }
 
 describe('fuzz', () => {

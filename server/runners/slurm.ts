@@ -315,16 +315,14 @@ export class SlurmRunner implements Runner {
   }
 
   private placement(sessionId: string, jobId: string): Placement | undefined {
-    const file = placedFile(this.options.dir, sessionId);
-    if (!existsSync(file)) return undefined;
-    const placed = JSON.parse(readFileSync(file, 'utf8')) as Placement;
-    return { host: placed.host, ports: placed.ports, handle: { job: jobId } };
+    const placed = readWord<Placement>(placedFile(this.options.dir, sessionId));
+    return placed && { host: placed.host, ports: placed.ports, handle: { job: jobId } };
   }
 
   /** How a job ended, from what its job wrote and what Slurm says. */
   private ending(sessionId: string, job: SlurmJob | undefined): RunExit {
     const file = exitFile(this.options.dir, sessionId);
-    const wrote = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunExit) : undefined;
+    const wrote = readWord<RunExit>(file);
     const state = job?.state.split(' ')[0] ?? 'GONE';
     if (wrote && !/CANCELLED|PREEMPTED|NODE_FAIL|TIMEOUT/.test(state)) return wrote;
     return {
@@ -333,5 +331,18 @@ export class SlurmRunner implements Runner {
       lastWords: wrote?.lastWords ?? '',
       reason: endingWords(state, job?.node),
     };
+  }
+}
+
+/**
+ * What a job wrote in the shared directory, or undefined while there is nothing whole to read: the job renames a
+ * whole file into place, but a watch may report a file that a writer of another kind has only begun.
+ */
+function readWord<T>(file: string): T | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
   }
 }
