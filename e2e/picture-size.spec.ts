@@ -33,11 +33,15 @@ test('a smaller picture chosen in the viewer makes the stream smaller at once, a
   const session = await startRunningSession(request, stack.apiURL, 'sample');
   await page.goto(`${stack.baseURL}/sessions/${session}`);
   await expect(page.getByTestId('player-state')).toHaveText('Playing', { timeout: 20_000 });
+  const stageAt = async () => (await page.locator('video').boundingBox())?.y;
+  const playingAt = await stageAt();
   // Fit the window: the stage is about 1050 pixels wide, more than the profile's first 640.
   await expect.poll(async () => (await streamSize(page)).width, { timeout: 15_000 }).toBeGreaterThan(900);
   // On loopback the round trip is a few milliseconds: good.
   await expect(page.getByText(/^Latency \d+ ms$/)).toBeVisible();
   await expect(page.locator('[data-level]')).toHaveAttribute('data-level', 'good');
+  // The figure's coming moved nothing: a pointer aimed at the picture still lands where it was aimed.
+  expect(await stageAt()).toBe(playingAt);
 
   await page.getByRole('button', { name: 'Picture size' }).click();
   const menu = page.getByRole('menu');

@@ -19,8 +19,11 @@ describe('LatencyChip', () => {
     );
   });
 
-  it('shows nothing before the browser reports a round trip', () => {
+  it('holds its place unseen, and says nothing, before the browser reports a round trip', () => {
     const { container } = render(<LatencyChip sample={{ time: 0, fps: 30 }} />);
-    expect(container).toBeEmptyDOMElement();
+    const chip = container.querySelector('.MuiChip-root');
+    expect(chip).toHaveAttribute('aria-hidden', 'true');
+    expect(chip).toHaveStyle({ visibility: 'hidden' });
+    expect(screen.getByText('Latency 0 ms')).not.toBeVisible();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The round trip to the application, always in sight beside the player's state (the statistics overlay has the
  * rest): green up to 60 ms, where input feels immediate; amber up to 150 ms, where a person notices it; red
- * beyond. The path (direct or through a relay) and the frame rate are in its tooltip.
+ * beyond. The path (direct or through a relay) and the frame rate are in its tooltip. Until the browser reports a
+ * round trip it holds its place unseen, so that nothing on the page moves when the first figure comes.
  */
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
@@ -17,9 +18,21 @@ export function latencyLevel(rttMs: number): { color: 'success' | 'warning' | 'e
   return { color: 'error', word: 'slow' };
 }
 
+/** Its place on the line, kept while there is nothing to say: the page must not move when a figure comes. */
+const CHIP_SX = { ml: 1, height: 20, '& .MuiChip-label': { px: 0.75 } } as const;
+
 export function LatencyChip(props: { sample: StatsSample | undefined }) {
   const rtt = props.sample?.rttMs;
-  if (rtt === undefined) return null;
+  if (rtt === undefined)
+    return (
+      <Chip
+        size="small"
+        variant="outlined"
+        label="Latency 0 ms"
+        aria-hidden
+        sx={{ ...CHIP_SX, visibility: 'hidden' }}
+      />
+    );
   const ms = Math.round(rtt);
   const { color, word } = latencyLevel(ms);
   const details = [
@@ -37,7 +50,7 @@ export function LatencyChip(props: { sample: StatsSample | undefined }) {
         color={color}
         label={`Latency ${ms} ms`}
         data-level={word}
-        sx={{ ml: 1, height: 20, '& .MuiChip-label': { px: 0.75 } }}
+        sx={CHIP_SX}
       />
     </Tooltip>
   );

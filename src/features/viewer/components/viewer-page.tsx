@@ -241,13 +241,14 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
           >
             {heading}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ [SHORT_LANDSCAPE]: ONE_LINE }}>
+          {/* One line whatever comes on it (the latency, a long id beside a wide toolbar): the picture below never moves. */}
+          <Typography variant="body2" color="text.secondary" sx={ONE_LINE}>
             {/* A phone sideways keeps the state in its one line; the id is in the address. */}
             <Box component="span" sx={{ [SHORT_LANDSCAPE]: { display: 'none' } }}>
               {sessionId} ·{' '}
             </Box>
             <span data-testid="player-state">{label}</span>
-            {shown.kind === 'playing' && <LatencyChip sample={history.at(-1)} />}
+            <LatencyChip sample={shown.kind === 'playing' ? history.at(-1) : undefined} />
           </Typography>
         </Box>
         {!waiting && (
