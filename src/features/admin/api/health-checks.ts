@@ -5,6 +5,7 @@
  */
 import type { Capacity } from '../../../lib/api/get-capacity';
 import type { Session } from '../../../lib/api-client';
+import { plural } from '../../../lib/plural';
 
 export type HealthLevel = 'ok' | 'warning' | 'problem';
 
@@ -17,8 +18,6 @@ export interface HealthCheck {
 /** Failures of this many launches within the last hour are a problem, fewer a warning. */
 export const FAILURES_A_PROBLEM = 3;
 const HOUR_MS = 60 * 60_000;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Whether sessions can start now: GPUs free, or how many wait for one. */
 function starting(capacity: Capacity): HealthCheck {

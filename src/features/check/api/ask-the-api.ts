@@ -3,6 +3,7 @@ import { isApiError, type Application, type Session } from '../../../lib/api-cli
 import { describeError } from '../../../lib/error-text';
 import type { CheckApi } from './check-deps';
 import { StepFailure, type StepPass } from './check-report';
+import { plural } from '../../../lib/plural';
 
 /** What the API step learnt, for the steps after it. */
 export interface ApiFindings {
@@ -12,8 +13,6 @@ export interface ApiFindings {
   /** The person's sessions, where the service lists them (empty where it does not). */
   sessions: Session[];
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "The catalog API answered GET <url> with HTTP 503: Busy." in words a person can act on. */
 function failed(what: string, url: string, error: unknown): string {
