@@ -254,6 +254,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stream/{session_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's files - extension
+         * @description Each session has a folder of its own, which its program sees as `~/Files`, kept where the program runs (this machine or its Slurm node), limited to the profile's `settings.files_mb` (default 512) and gone with the session. This lists it (hidden uploads still being written are left out), or with `?format=zip` sends the whole folder, its subfolders included, as one zip archive. Symbolic links a program made are listed as files of size 0 and never followed. The session's owner or an admin only (`Authorization: Bearer` with an API token), or the holder of a control ticket of this session (the same header with the ticket); a watch ticket never. 409 while the session is still starting.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/{session_id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file of the session's folder - extension
+         * @description The file's bytes as they are now, streamed, with its length and `Content-Disposition: attachment`. A name that is a folder, a symbolic link or anything but a regular file answers 404. Who may: as for `GET /stream/{session_id}/files`.
+         */
+        get: operations["downloadFile"];
+        /**
+         * Put a file into the session's folder - extension
+         * @description The body (any type, `Content-Length` required) becomes the file `name`, replacing one of that name. It is streamed to disk as it comes, never held whole in memory, under a hidden name, and takes its own name only once complete: a failed or cut upload leaves nothing, and a program never sees half a file. A name that is not allowed (`.`, `..`, `/`, `\`, control characters, over 255 bytes of UTF-8) is 422 in words; a file larger than the whole folder is 413; one that does not fit in what is left is 507; in each case nothing changes. Who may: as for `GET /stream/{session_id}/files`.
+         */
+        put: operations["uploadFile"];
+        post?: never;
+        /**
+         * Remove a file from the session's folder - extension
+         * @description Removes the file (or the symbolic link) `name`; a folder is 409. Who may: as for `GET /stream/{session_id}/files`.
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/capacity": {
         parameters: {
             query?: never;
@@ -598,6 +646,22 @@ export interface components {
             truncated: boolean;
             items: components["schemas"]["AuditEvent"][];
         };
+        FileEntry: {
+            name: string;
+            /** @description Bytes; 0 for folders and symbolic links. */
+            size: number;
+            /** Format: date-time */
+            modified: string;
+            /** @enum {string} */
+            kind: "file" | "folder";
+        };
+        FilesListing: {
+            /** @description The folder's size limit (`settings.files_mb`). */
+            limit_bytes: number;
+            /** @description What its files take now. */
+            used_bytes: number;
+            items: components["schemas"]["FileEntry"][];
+        };
         HTTPError: {
             /** @description One sentence a person can act on. */
             detail: string;
@@ -612,6 +676,33 @@ export interface components {
         };
     };
     responses: {
+        /** @description The session is not running yet (still starting, or waiting for capacity). */
+        NotRunning: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The session's application did not answer; it may be restarting. */
+        AppUnreachable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The name is not allowed, in words. */
+        FileNameRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
         /** @description Why the viewer was not connected, in words (the application's own, or the service's). */
         DoorRefusal: {
             headers: {
@@ -722,6 +813,8 @@ export interface components {
         Version: components["schemas"]["SemVer"];
         VersionOrWildcard: components["schemas"]["SemVer"] | "*";
         SessionId: components["schemas"]["SessionId"];
+        /** @description One file of the folder (percent-encoded); protocol/files.ts `fileNameProblem` says which are allowed. */
+        FileName: string;
     };
     requestBodies: never;
     headers: never;
@@ -1275,6 +1368,167 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description `zip` for the whole folder as one archive. */
+                format?: "zip";
+            };
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The folder's entries, by name; or the zip archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilesListing"];
+                    "application/zip": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotRunning"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["AppUnreachable"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+                /** @description One file of the folder (percent-encoded); protocol/files.ts `fileNameProblem` says which are allowed. */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `attachment` with the file's name (RFC 6266, `filename*` for names beyond ASCII). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotRunning"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["FileNameRefused"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["AppUnreachable"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+                /** @description One file of the folder (percent-encoded); protocol/files.ts `fileNameProblem` says which are allowed. */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The file is there, under its name. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotRunning"];
+            410: components["responses"]["Gone"];
+            /** @description The upload did not say its length (`Content-Length`). */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The file is larger than the session's whole folder. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["FileNameRefused"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["AppUnreachable"];
+            /** @description The file does not fit in what is left of the folder; the sentence says how much is. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["SessionId"];
+                /** @description One file of the folder (percent-encoded); protocol/files.ts `fileNameProblem` says which are allowed. */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotRunning"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["FileNameRefused"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["AppUnreachable"];
         };
     };
     getCapacity: {

@@ -25,6 +25,8 @@ const AUDIENCE = 'streamgate-viewer';
 const SERVICE_AUDIENCE = 'streamgate-service';
 /** How long a service ticket lives: one call of the service to its application. */
 const SERVICE_TTL_S = 30;
+/** The longest person's name a ticket carries (longer ones are cut). */
+export const MAX_NAME_LENGTH = 64;
 /** A ticket's size is bounded before any parsing: these are ~250 characters. */
 const MAX_TICKET_LENGTH = 2048;
 
@@ -58,6 +60,11 @@ export interface TicketGrant {
   issuedMs: number;
   /** Its id: a control ticket serves one connection, which the application remembers by it. */
   jti: string;
+  /**
+   * Who it was issued to, as the service names the person (their user claim), for the people a viewer shows;
+   * absent on watch tickets (a watch link is anyone's: its viewers are guests).
+   */
+  name?: string;
 }
 
 /** What the service tells its application with a service ticket (`POST /sharing/stop` on the signaling port). */
@@ -81,10 +88,12 @@ export async function signTicket(
   ttlS: number,
   now = Date.now(),
   issuedMs = now,
+  name?: string,
 ): Promise<IssuedTicket> {
   const issuedAt = Math.floor(now / 1000);
   const expiresAt = issuedAt + Math.max(1, Math.floor(ttlS));
-  const ticket = await new SignJWT({ scope, issued_ms: issuedMs })
+  const claims = { scope, issued_ms: issuedMs, ...(name ? { name: name.slice(0, MAX_NAME_LENGTH) } : {}) };
+  const ticket = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sessionId)
     .setAudience(AUDIENCE)
@@ -109,7 +118,36 @@ export async function verifyTicket(
   const scope = payload?.scope;
   if (!payload || (scope !== 'control' && scope !== 'watch')) return null;
   const issuedMs = Number.isFinite(payload.issued_ms) ? (payload.issued_ms as number) : payload.iat! * 1000;
-  return { scope, expiresAt: payload.exp!, issuedMs, jti: payload.jti! };
+  const name = typeof payload.name === 'string' && payload.name !== '' ? { name: payload.name } : {};
+  return { scope, expiresAt: payload.exp!, issuedMs, jti: payload.jti!, ...name };
+}
+
+/**
+ * A ticket of the service itself for one call to `sessionId`'s files (`/files` on the signaling port, which
+ * accepts nothing else): the service decided who may touch the session's files (protocol/files.ts). It lives
+ * 30 s; unlike the order below it may serve several requests of that call (a listing, then its download).
+ */
+export function signFilesTicket(secret: Uint8Array, sessionId: string, now = Date.now()): Promise<string> {
+  const issuedAt = Math.floor(now / 1000);
+  return new SignJWT({ scope: 'files' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sessionId)
+    .setAudience(SERVICE_AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + SERVICE_TTL_S)
+    .setJti(crypto.randomUUID())
+    .sign(secret);
+}
+
+/** Whether `ticket` is a valid files ticket of `sessionId` (signFilesTicket) at `now`. */
+export async function verifyFilesTicket(
+  secret: Uint8Array,
+  sessionId: string,
+  ticket: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const payload = await verified(secret, sessionId, ticket, SERVICE_AUDIENCE, now);
+  return payload?.scope === 'files';
 }
 
 /**
