@@ -12,6 +12,11 @@ function fakeParts(failing?: keyof DisplayParts) {
   const events: string[] = [];
   let app: StreamApplication | undefined;
   const broadcasts: AppMessage[] = [];
+  /** To whom each broadcast went: everyone, or the viewer in control. */
+  const audiences: ('all' | 'control')[] = [];
+  /** What the display's clipboard was set to. */
+  const pasted: string[] = [];
+  const clipboard = Object.assign(new EventEmitter(), { set: (text: string) => void pasted.push(text) });
   const capture = Object.assign(new EventEmitter(), {
     inFrames: [] as boolean[],
     cursorInFrames: (on: boolean) => void capture.inFrames.push(on),
@@ -60,7 +65,7 @@ function fakeParts(failing?: keyof DisplayParts) {
       return Object.assign(new EventEmitter(), {
         fit: () => undefined,
         releaseAll: () => undefined,
-        clipboard: new EventEmitter(),
+        clipboard,
         close: () => void events.push('connection closed'),
       });
     },
@@ -70,7 +75,10 @@ function fakeParts(failing?: keyof DisplayParts) {
       app = application;
       return {
         fanout: { packets: 0 },
-        broadcast: (message: AppMessage) => void broadcasts.push(message),
+        broadcast: (message: AppMessage, to: 'all' | 'control' = 'all') => {
+          broadcasts.push(message);
+          audiences.push(to);
+        },
         close: async () => void events.push('stream server closed'),
       };
     },
@@ -84,7 +92,16 @@ function fakeParts(failing?: keyof DisplayParts) {
       return capture;
     },
   } as unknown as DisplayParts;
-  return { parts, events, capture, broadcasts, app: () => app as StreamApplication };
+  return {
+    parts,
+    events,
+    capture,
+    broadcasts,
+    audiences,
+    clipboard,
+    pasted,
+    app: () => app as StreamApplication,
+  };
 }
 
 const options = parseArgs(['--signaling-port', '49999', '--media-port', '49998'], {});
@@ -185,6 +202,29 @@ describe('a started display host and the pointer', () => {
       ]);
       app().onMessagesOpen?.(viewer);
       expect(greeted).toEqual([{ event_type: 'cursorImage', payload: { hidden: true } }]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('a started display host and the clipboard', () => {
+  it('sends what the program copies to the viewer in control alone, and pastes what a viewer sends', async () => {
+    const { parts, app, broadcasts, audiences, clipboard, pasted } = fakeParts();
+    const host = await start(parts);
+    try {
+      clipboard.emit('text', 'copied in the program');
+      expect(broadcasts).toEqual([{ event_type: 'clipboard', payload: { text: 'copied in the program' } }]);
+      // 'control': the viewer in control, whoever it is (stream-server.ts, people-hub.ts), never the others.
+      expect(audiences).toEqual(['control']);
+      // Only the viewer in control's messages reach the application (viewer.ts): this one's is pasted.
+      const viewer = {} as Viewer;
+      expect(
+        app().onMessage({ event_type: 'clipboard', payload: { text: 'from the viewer' } }, viewer),
+      ).toEqual([]);
+      expect(pasted).toEqual(['from the viewer']);
+      // Clipboard text is not a query: a viewer not in control never gets it to the program.
+      expect(app().queries.has('clipboard')).toBe(false);
     } finally {
       await host.close();
     }

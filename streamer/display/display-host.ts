@@ -205,6 +205,8 @@ export async function startDisplayHost(
             controllers = controlling;
             cursorInFrames(controlling === 0);
           },
+          // Keys and buttons held by one who no longer controls would stay down for the one who does.
+          onControl: () => client.releaseAll(),
           onMessagesOpen: (viewer) => cursor && viewer.sendMessage(cursor),
         },
       ),

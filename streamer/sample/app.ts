@@ -23,6 +23,8 @@ export interface Streamer {
   health(): Health | null;
   /** Viewers connected or connecting. */
   viewers(): number;
+  /** The pointer the scene draws (the last one of the viewer in control), null before any: seen without the video. */
+  pointer(): { x: number; y: number } | null;
   /** Stops viewers, the encoder and the server. */
   close(): Promise<void>;
 }
@@ -217,6 +219,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
           // Keys held by a viewer that left are up.
           if (count === 0) sound?.releaseAll();
         },
+        // So are those of one who no longer controls.
+        onControl: () => sound?.releaseAll(),
       },
     );
   } catch (error) {
@@ -246,6 +250,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     encoderPid: () => encoder.pid,
     health: stream.health,
     viewers: stream.viewers,
+    pointer: () => state.pointer && { ...state.pointer },
     async close() {
       resizes.close();
       if (frameTimer) clearTimeout(frameTimer);
