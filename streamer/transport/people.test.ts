@@ -55,15 +55,24 @@ describe('joining', () => {
     expect(room.controller).toBeNull();
   });
 
-  it('gives control to the first owner, not to a watcher, and keeps it there as others join', () => {
+  it('gives control to an owner as it connects, never to a watcher, and keeps it there as watchers join', () => {
     const room = new Room();
     room.join('w', 'watch');
     expect(room.controller).toBeNull();
     room.join('a', 'control', 'alice');
     expect(room.controller).toBe('a');
-    room.join('b', 'control', 'bob');
     room.join('w2', 'watch');
     expect(room.controller).toBe('a');
+    // A second owner connection (the page reloaded, another device) is the one the person now looks at.
+    room.join('b', 'control', 'alice');
+    expect(room.controller).toBe('b');
+  });
+
+  it('leaves control with a watcher it was given to when another owner connects', () => {
+    const room = aliceAndGuest();
+    room.request('owner', give('guest') as never);
+    room.join('again', 'control', 'alice');
+    expect(room.controller).toBe('guest');
   });
 
   it('lists everyone in the order they connected', () => {
@@ -237,6 +246,8 @@ describe('taking control', () => {
   it('lets an owner take it from another owner', () => {
     const room = aliceAndGuest();
     room.join('bob', 'control', 'bob');
+    expect(room.request('owner', take)).toEqual({ kind: 'changed' });
+    expect(room.controller).toBe('owner');
     expect(room.request('bob', take)).toEqual({ kind: 'changed' });
     expect(room.controller).toBe('bob');
   });

@@ -19,6 +19,7 @@ import {
   VIEWER_REMOVE_EVENT,
   type PeoplePayload,
   type Person,
+  type PersonRole,
 } from '../../protocol/people.ts';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import type { TicketScope } from '../../protocol/viewer-ticket.ts';
@@ -66,8 +67,17 @@ export class Room {
         ? { id, name: name || OWNER_NAME, role: 'owner', asking: false }
         : { id, name: `Guest ${++this.guests}`, role: 'watcher', asking: false };
     this.people.push(person);
-    if (this.controllerId === null && person.role === 'owner') this.controllerId = id;
+    // An owner who connects is in control, unless a watcher was given it: a new owner connection is most often
+    // the same person reloading the page or moving to another device, whose old connection lingers for seconds
+    // (until its silence ends it), and the one they look at is the newest. A grant to a watcher stands until
+    // an owner takes it back on purpose.
+    if (person.role === 'owner' && this.roleOf(this.controllerId) !== 'watcher') this.controllerId = id;
     return { ...person };
+  }
+
+  /** The role of viewer `id`; undefined for nobody. */
+  private roleOf(id: string | null): PersonRole | undefined {
+    return id === null ? undefined : this.find(id)?.role;
   }
 
   /** Viewer `id` is gone; false when it was not here (a viewer removed already). */
