@@ -58,6 +58,7 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   failed: 'Failed',
   ended: 'Ended',
   withdrawn: 'Sharing stopped',
+  removed: 'Removed',
   disconnected: 'Disconnected',
 };
 
@@ -189,9 +190,9 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   // The reason said once, in words, under "Failed" or "Ended".
   const endWords = endedReason === undefined ? undefined : sessionEnd(endedReason, session !== undefined);
   const shown: PlayerState = endWords ? { kind: 'ended', ...endWords } : state;
-  const connected = !['disconnected', 'ended', 'withdrawn', 'failed', 'idle'].includes(shown.kind);
-  // Nothing more can come: the session is over, or the link's owner stopped sharing it.
-  const ended = shown.kind === 'ended' || shown.kind === 'withdrawn';
+  const connected = !['disconnected', 'ended', 'withdrawn', 'removed', 'failed', 'idle'].includes(shown.kind);
+  // Nothing more can come: the session is over, the link's owner stopped sharing it, or an owner removed this viewer.
+  const ended = shown.kind === 'ended' || shown.kind === 'withdrawn' || shown.kind === 'removed';
   // Once the stream is gone, nothing over it is about it any more: no keyboard to release, no figures.
   const capture = connected ? keyboard : 'idle';
 
