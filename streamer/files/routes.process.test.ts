@@ -4,6 +4,7 @@
  * uploads that are cut or slow.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise } from 'yauzl';
@@ -32,6 +33,7 @@ describe("a display host's files on its signaling port", () => {
   let base: string;
   let port: number;
   const told: [AppMessage, string | undefined][] = [];
+  let filesDir = '';
   const requestMs = SIGNALING_TIMEOUTS.requestMs;
 
   const auth = async () => ({ Authorization: `Bearer ${await signFilesTicket(secret, sessionId)}` });
@@ -61,6 +63,11 @@ describe("a display host's files on its signaling port", () => {
       sandboxSettings(undefined),
       {
         ...DISPLAY_PARTS,
+        async openFiles(...args) {
+          const files = await DISPLAY_PARTS.openFiles(...args);
+          filesDir = files.folder.dir;
+          return files;
+        },
         async startStreamServer(...args) {
           const stream = await DISPLAY_PARTS.startStreamServer(...args);
           const broadcast = stream.broadcast.bind(stream);
@@ -159,15 +166,22 @@ describe("a display host's files on its signaling port", () => {
   });
 
   it('keeps nothing of an upload whose connection is cut half way', async () => {
-    const cut = await rawPut(port, 'cut', await auth(), 400_000, [Buffer.alloc(200_000)], { cutAfter: true });
-    expect(cut.status).toBe(0);
-    await until('the partial file to be removed', async () => {
-      const items = (await listing()).items.map((item) => item.name);
-      return !items.includes('cut');
+    const before = readdirSync(filesDir).sort();
+    // Cut once half of it is on disk under its hidden name.
+    const halfWritten = () =>
+      until('half of it to be written', () =>
+        readdirSync(filesDir).some((n) => n.startsWith(PARTIAL_PREFIX)),
+      );
+    const cut = await rawPut(port, 'cut', await auth(), 400_000, [Buffer.alloc(200_000)], {
+      cutWhen: halfWritten,
     });
-    // Nothing hidden is left either: what the files take is what the listed files take.
-    const now = await listing();
-    expect(now.items.some((item) => item.name.startsWith(PARTIAL_PREFIX))).toBe(false);
+    expect(cut.status).toBe(0);
+    // Nothing hidden is left either: the folder holds what it held.
+    await until(
+      'the partial file to be removed',
+      () => readdirSync(filesDir).sort().join() === before.join(),
+    );
+    expect(before.some((name) => name.startsWith(PARTIAL_PREFIX) || name === 'cut')).toBe(false);
   });
 
   it('lets an upload that keeps sending outlast the bound on a request, which still cuts a slow offer', async () => {
@@ -188,6 +202,41 @@ describe("a display host's files on its signaling port", () => {
   });
 });
 
+describe('the folder of a display host that ends', () => {
+  it('is unmounted and removed with the host, whatever the program had made in it', async () => {
+    const options = parseArgs(
+      ['--signaling-port', String(await freePort()), '--media-port', String(await freeUdpPort())],
+      {},
+    );
+    Object.assign(options, { width: 320, height: 200, maxWidth: 320, maxHeight: 200, audio: false });
+    let dir = '';
+    const host = await startDisplayHost(
+      options,
+      // A program that fills its folder a little and crashes.
+      {
+        command: ['sh', '-c', 'mkdir "$HOME/Files/d" && printf x > "$HOME/Files/d/f"; exit 3'],
+        env: {},
+        opengl: false,
+      },
+      () => undefined,
+      sandboxSettings(undefined),
+      {
+        ...DISPLAY_PARTS,
+        async openFiles(...args) {
+          const files = await DISPLAY_PARTS.openFiles(...args);
+          dir = files.folder.dir;
+          return files;
+        },
+      },
+    );
+    expect(readFileSync('/proc/self/mounts', 'utf8')).toContain(` ${dir} tmpfs `);
+    expect((await host.done).code).toBe(1);
+    await host.close();
+    expect(readFileSync('/proc/self/mounts', 'utf8')).not.toContain(` ${dir} `);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
 interface RawAnswer {
   /** 0 when the connection ended without an answer. */
   status: number;
@@ -201,7 +250,7 @@ function rawPut(
   headers: Record<string, string>,
   length: number | null,
   pieces: Buffer[],
-  how: { everyMs?: number; cutAfter?: boolean } = {},
+  how: { everyMs?: number; cutWhen?: () => Promise<unknown> } = {},
 ): Promise<RawAnswer> {
   return rawRequest(port, 'PUT', `/files/${encodeURIComponent(name)}`, headers, length, pieces, how);
 }
@@ -213,7 +262,7 @@ function rawRequest(
   headers: Record<string, string>,
   length: number | null,
   pieces: Buffer[],
-  how: { everyMs?: number; cutAfter?: boolean } = {},
+  how: { everyMs?: number; cutWhen?: () => Promise<unknown> } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const req = request({
@@ -238,7 +287,7 @@ function rawRequest(
         req.write(piece);
         return void setTimeout(next, how.everyMs ?? 0);
       }
-      if (how.cutAfter) return void setTimeout(() => req.destroy(), 100);
+      if (how.cutWhen) return void how.cutWhen().then(() => req.destroy());
       if (length === null || how.everyMs === undefined || pieces.reduce((n, p) => n + p.length, 0) >= length)
         req.end();
     };
