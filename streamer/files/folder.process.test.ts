@@ -257,6 +257,14 @@ describe('a session folder where mounting is not possible', () => {
       await folder.upload('a', body(Buffer.alloc(700 * 1024)), 700 * 1024);
       expect(await refusal(folder.upload('b', body(Buffer.alloc(400 * 1024)), 400 * 1024))).toBe(507);
       expect((await folder.list()).used_bytes).toBe(700 * 1024);
+      // Two at once that fit one by one but not together: the second counts what the first will write.
+      await folder.remove('a');
+      const both = await Promise.allSettled([
+        folder.upload('c', body(Buffer.alloc(600 * 1024)), 600 * 1024),
+        folder.upload('d', body(Buffer.alloc(600 * 1024)), 600 * 1024),
+      ]);
+      expect(both.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((await folder.list()).used_bytes).toBe(600 * 1024);
     } finally {
       await folder.close();
     }

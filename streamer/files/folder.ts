@@ -180,7 +180,7 @@ export class FilesFolder {
         413,
         `“${name}” is ${formatBytes(length)}, larger than the whole folder (${formatBytes(limit)}).`,
       );
-    const left = await this.leftBytes();
+    const left = this.leftGiven(await this.usedBytes());
     if (length > left) throw new FilesError(507, notEnoughRoom(name, length, left));
     const upload = { announced: length, written: 0 };
     this.uploads.add(upload);
@@ -212,9 +212,17 @@ export class FilesFolder {
 
   /** What is left for a new upload: the limit less what the files take and what uploads under way will write. */
   private async leftBytes(): Promise<number> {
+    return this.leftGiven(await this.usedBytes());
+  }
+
+  /**
+   * What is left when the files take `used`; synchronous, so that an upload admitted on it is counted before
+   * any other upload is weighed.
+   */
+  private leftGiven(used: number): number {
     let promised = 0;
     for (const upload of this.uploads) promised += Math.max(0, upload.announced - upload.written);
-    return Math.max(0, this.settings.limitBytes - (await this.usedBytes()) - promised);
+    return Math.max(0, this.settings.limitBytes - used - promised);
   }
 
   /** The refusal an upload's failure becomes. */
