@@ -91,6 +91,15 @@ function fakeParts(failing?: keyof DisplayParts) {
       fail('startCapture');
       return capture;
     },
+    async openFiles() {
+      fail('openFiles');
+      events.push('files made');
+      return {
+        folder: { dir: '/nonexistent/files' },
+        tellChangesTo: () => undefined,
+        close: async () => void events.push('files released'),
+      };
+    },
   } as unknown as DisplayParts;
   return {
     parts,
@@ -117,6 +126,7 @@ describe('a display host whose start fails', () => {
     expect(undone).toEqual([
       'stream server closed',
       'program got SIGTERM',
+      'files released',
       'connection closed',
       'X server stopped',
       'sandbox closed',
@@ -129,6 +139,13 @@ describe('a display host whose start fails', () => {
     expect(events).toEqual(['sandbox made', 'sandbox closed']);
   });
 
+  it('when its folder cannot be made, starts no program, and undoes the display and the sandbox', async () => {
+    const { parts, events } = fakeParts('openFiles');
+    await expect(start(parts)).rejects.toThrow('openFiles failed');
+    expect(events).not.toContain('program started');
+    expect(events.slice(-3)).toEqual(['connection closed', 'X server stopped', 'sandbox closed']);
+  });
+
   it('when its sandbox cannot be made, starts no X server (it would run in that sandbox)', async () => {
     const { parts, events } = fakeParts('prepareSandbox');
     await expect(start(parts)).rejects.toThrow('prepareSandbox failed');
@@ -138,10 +155,11 @@ describe('a display host whose start fails', () => {
   it('when its capture cannot start, stops the encoder too', async () => {
     const { parts, events } = fakeParts('startCapture');
     await expect(start(parts)).rejects.toThrow('startCapture failed');
-    expect(events.slice(-6)).toEqual([
+    expect(events.slice(-7)).toEqual([
       'encoder stopped',
       'stream server closed',
       'program got SIGTERM',
+      'files released',
       'connection closed',
       'X server stopped',
       'sandbox closed',
@@ -152,6 +170,7 @@ describe('a display host whose start fails', () => {
     expect(Object.keys(DISPLAY_PARTS).sort()).toEqual(
       [
         'connect',
+        'openFiles',
         'prepareSandbox',
         'startCapture',
         'startEncoder',

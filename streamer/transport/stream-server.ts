@@ -21,6 +21,8 @@ import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
 import { announceReady } from '../../protocol/ready-line.ts';
+import type { FilesFolder } from '../files/folder.ts';
+import { filesRoutes } from '../files/routes.ts';
 
 /** Where and for whom the application streams. */
 export interface StreamServerOptions {
@@ -45,6 +47,8 @@ export interface StreamServerOptions {
   sound?: AudioStream | null;
   /** How long after the ready line the application's preparation waits for the service's probe (`PROBE_WAIT_MS`). */
   probeWaitMs?: number;
+  /** The session's folder, served under /files to the holders of a files ticket (streamer/files/). */
+  files?: FilesFolder | null;
   log?: (line: string) => void;
 }
 
@@ -250,7 +254,10 @@ export async function startStreamServer(
         return dropped;
       },
     },
-    { allowedOrigins: options.allowedOrigins },
+    {
+      allowedOrigins: options.allowedOrigins,
+      files: options.files ? filesRoutes(options.files, options.sessionId, secret) : null,
+    },
   );
 
   await new Promise<void>((resolve, reject) => {
