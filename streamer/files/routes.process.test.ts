@@ -119,7 +119,7 @@ describe("a display host's files on its signaling port", () => {
     await until('a change to be told', () => changes().length > 0);
     expect(changes().at(-1)).toEqual([
       { event_type: FILES_CHANGED_EVENT, payload: { used_bytes: expect.any(Number) } },
-      'control',
+      'owners',
     ]);
   });
 

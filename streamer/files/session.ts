@@ -1,16 +1,17 @@
 /**
  * The session's files as both applications wire them: the folder made for the session, and each change of it
- * told to the viewers in control (`filesChanged`, protocol/files.ts), so that their list follows what the program
- * and other people do.
+ * told to the session's owners connected (`filesChanged`, protocol/files.ts), in control or not, so that their list
+ * follows what the program and other people do.
  */
 import { FILES_CHANGED_EVENT, type FilesChangedPayload } from '../../protocol/files.ts';
 import type { AppMessage } from '../../protocol/data-channels.ts';
+import type { Audience } from '../transport/stream-server.ts';
 import type { FilesFolder } from './folder.ts';
 import { makeSessionFolder } from './place.ts';
 
 /** What telling the changes needs of the stream server (stream-server.ts `broadcast`). */
 export interface Broadcaster {
-  broadcast(message: AppMessage, to?: 'all' | 'control'): void;
+  broadcast(message: AppMessage, to?: Audience): void;
 }
 
 /** The `messages` event of a change. */
@@ -21,7 +22,7 @@ export function filesChanged(usedBytes: number): AppMessage {
 
 /**
  * Makes the session's folder of `filesMb`, owned by `owner` (the session's host user; null for this process's own,
- * the sample application's), and tells its changes to the controlling viewers of what `stream` gives, once there is
+ * the sample application's), and tells its changes to the owners among the viewers of what `stream` gives, once there is
  * one. Its `close` stops telling, then unmounts and removes the folder.
  */
 export async function openSessionFiles(
@@ -32,7 +33,7 @@ export async function openSessionFiles(
   const folder = await makeSessionFolder({ filesMb, owner, log });
   return {
     folder,
-    tellChangesTo: (stream) => void folder.watch((used) => stream.broadcast(filesChanged(used), 'control')),
+    tellChangesTo: (stream) => void folder.watch((used) => stream.broadcast(filesChanged(used), 'owners')),
     close: () => folder.close(),
   };
 }

@@ -78,6 +78,9 @@ export interface StreamApplication {
   onMessagesOpen?(viewer: Viewer): void;
 }
 
+/** Who an application event is for (`StreamServer.broadcast`). */
+export type Audience = 'all' | 'control' | 'owners';
+
 /** A listening stream server. */
 export interface StreamServer {
   /** The port actually bound (0 asks the system, in tests). */
@@ -87,8 +90,11 @@ export interface StreamServer {
   health(): Health | null;
   /** Viewers connected or connecting. */
   viewers(): number;
-  /** Sends an application event to every viewer, or to the viewer in control only. */
-  broadcast(message: AppMessage, to?: 'all' | 'control'): void;
+  /**
+   * Sends an application event to every viewer, to the viewer in control only, or to the owners (viewers of a
+   * control ticket, in control or not: the session's own people, who may reach its files).
+   */
+  broadcast(message: AppMessage, to?: Audience): void;
   /** Stops every viewer and the signaling port. */
   close(): Promise<void>;
 }
@@ -298,7 +304,8 @@ export async function startStreamServer(
     viewers: () => viewers.size,
     broadcast(message, to = 'all') {
       if (to === 'control') return people.controller()?.sendMessage(message);
-      for (const viewer of viewers.values()) viewer.sendMessage(message);
+      for (const viewer of viewers.values())
+        if (to === 'all' || !viewer.watchOnly) viewer.sendMessage(message);
     },
     async close() {
       stopWatch();
