@@ -114,7 +114,7 @@ describe("a display host's files on its signaling port", () => {
       `attachment; filename="pong"; filename*=UTF-8''pong`,
     );
     expect(await pong.text()).toBe('ping!');
-    // Its changes went to the controlling viewers.
+    // Its changes went to the owners connected.
     const changes = () => told.filter(([message]) => message.event_type === FILES_CHANGED_EVENT);
     await until('a change to be told', () => changes().length > 0);
     expect(changes().at(-1)).toEqual([
