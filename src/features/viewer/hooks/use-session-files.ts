@@ -5,14 +5,20 @@
  */
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { FILES_CHANGED_EVENT, type FilesListing } from '../../../../protocol/files';
+import {
+  FILES_CHANGED_EVENT,
+  OPEN_FILE_EVENT,
+  OPENED_FILE_RESULT_EVENT,
+  type FilesListing,
+  type OpenFilePayload,
+} from '../../../../protocol/files';
 import type { Session } from '../../../lib/api-client';
 import { takeLaunchFile } from '../../../lib/launch-file';
 import { showToast } from '../../../lib/toast';
 import type { MessageRecord } from '../../../player';
 import { FileUploads, type UploadRow } from '../api/file-uploads';
 import { filesQueries } from '../api/files-queries';
-import { OPEN_FILE_EVENT, OPENED_FILE_RESULT_EVENT, openedFileNotice } from '../api/open-file';
+import { openedFileNotice } from '../api/open-file';
 import { uploadFile } from '../api/upload-file';
 import { uploadProblem } from '../api/upload-problem';
 import { useFileDrop, type DropTarget } from './use-file-drop';
@@ -109,7 +115,7 @@ export function useSessionFiles(props: {
   }, [enabled, canSend, sessionId, put]);
   useEffect(() => {
     if (toOpen === undefined || !canSend) return;
-    send(OPEN_FILE_EVENT, { name: toOpen });
+    send(OPEN_FILE_EVENT, { name: toOpen } satisfies OpenFilePayload);
     setToOpen(undefined);
   }, [toOpen, canSend, send]);
 
@@ -126,7 +132,7 @@ export function useSessionFiles(props: {
     put: (files) => void put(files),
     opens,
     canOpen: canSend,
-    openFile: (name) => send(OPEN_FILE_EVENT, { name }),
+    openFile: (name) => send(OPEN_FILE_EVENT, { name } satisfies OpenFilePayload),
     dragging: drop.dragging,
     dropTarget: drop.target,
   };
