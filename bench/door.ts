@@ -26,7 +26,7 @@ import { startClientNetwork, type ClientNetwork } from '../test-support/client-n
 import type { Service } from '../test-support/service';
 import { openViewer, type Viewer } from '../test-support/whep-viewer';
 import { cpuSeconds, median, quantile } from './stats';
-import { KEY_PROBE, type KeyToPhoton } from './key-probe';
+import { KEY_PROBE, typeTimedKeys, type KeyToPhoton } from './key-probe';
 import { launchOnce } from './launch-split';
 
 const args = process.argv.slice(2);
@@ -142,20 +142,9 @@ async function typeKeys(page: Page, result: PathResult): Promise<void> {
   await page.waitForFunction(() => (document.querySelector('video')?.videoWidth ?? 0) > 900, undefined, {
     timeout: 15_000,
   });
-  const box = await page.getByLabel('Session stream', { exact: true }).boundingBox();
-  if (!box) throw new Error('the video has no box');
-  // A click gives the viewer the keyboard; its ripple (bottom right) is away from the panel.
-  await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.9);
-  await page.waitForTimeout(1_000);
-  for (let i = 0; i < KEYS; i += 1) {
-    const measured = page.evaluate(() => (window as unknown as PageApi).nextKeyToPhoton(false));
-    await page.waitForTimeout(50);
-    await page.keyboard.press('abcdefghijklmnopqrstuvwxyz'[i % 26] as string);
-    const seen = await measured;
-    if (seen === null) result.missed.push(i + 1);
-    else result.keys.push(seen.ms);
-    await page.waitForTimeout(150);
-  }
+  const keys = await typeTimedKeys(page, KEYS);
+  result.keys.push(...keys.ms);
+  result.missed.push(...keys.missed);
   result.video = await page.evaluate(() => (window as unknown as PageApi).videoStats());
 }
 

@@ -43,3 +43,41 @@ window.nextKeyToPhoton = (whole) => new Promise((resolve) => {
 
 /** What `window.nextKeyToPhoton` resolves with. */
 export type KeyToPhoton = { ms: number; width: number; height: number } | null;
+
+/** What `typeTimedKeys` saw: each key's time to photon, and the keys (1 for the first) no frame showed in 3 s. */
+export interface TimedKeys {
+  ms: number[];
+  missed: number[];
+}
+
+/**
+ * Types `count` letters into the viewer `page` shows (its probe installed: KEY_PROBE), each timed to the presented
+ * frame that shows it (`whole`: any change of the picture, else the sample application's "Last key" line). The
+ * first click, at the picture's bottom right (away from the sample's panel), gives the viewer the keyboard.
+ */
+export async function typeTimedKeys(
+  page: import('playwright-core').Page,
+  count: number,
+  whole = false,
+): Promise<TimedKeys> {
+  const box = await page.getByLabel('Session stream', { exact: true }).boundingBox();
+  if (!box) throw new Error('the video has no box');
+  await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.9);
+  await page.waitForTimeout(1_000);
+  const out: TimedKeys = { ms: [], missed: [] };
+  for (let i = 0; i < count; i += 1) {
+    const measured = page.evaluate(
+      (w) =>
+        (window as unknown as { nextKeyToPhoton(whole: boolean): Promise<KeyToPhoton> }).nextKeyToPhoton(w),
+      whole,
+    );
+    // The probe has its "before" picture once evaluate has started; a frame's time is enough for it.
+    await page.waitForTimeout(50);
+    await page.keyboard.press('abcdefghijklmnopqrstuvwxyz'[i % 26] as string);
+    const seen = await measured;
+    if (seen === null) out.missed.push(i + 1);
+    else out.ms.push(seen.ms);
+    await page.waitForTimeout(150);
+  }
+  return out;
+}

@@ -20,11 +20,12 @@ const all = [
   'slurm',
   'door',
   'encoding',
+  'files',
 ];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const benches = chosen.length > 0 ? chosen : all;
 
-if (benches.some((b) => ['portal', 'launch', 'viewer', 'sound', 'door'].includes(b))) {
+if (benches.some((b) => ['portal', 'launch', 'viewer', 'sound', 'door', 'files'].includes(b))) {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: root,

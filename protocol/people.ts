@@ -7,8 +7,9 @@
  * - Each viewer is a person: an **owner** connected with a control ticket (the session's owner, or an admin,
  *   named by the ticket's `name`), or a **watcher** connected with a watch ticket (a watch link: "Guest 2").
  * - One viewer at a time is **in control**: its input (pointer, keys, wheel, touch, resize) and its
- *   clipboard reach the program; everyone else's are ignored. The first owner to connect has it; when the one
- *   in control leaves, it returns to the owner who connected last, or to nobody.
+ *   clipboard reach the program; everyone else's are ignored. An owner who connects has it (a reload or a
+ *   second device of the same person: the newest connection is the one they look at), unless it was given to
+ *   a watcher; when the one in control leaves, it returns to the owner who connected last, or to nobody.
  * - A watcher **asks** (`controlRequest`); an owner, or whoever is in control, **gives** it to anyone
  *   connected (`controlGive`); an owner **takes** it back whenever they like (`controlTake`). A watcher never
  *   gets control any other way: a watch ticket is lifted only by that grant, and only for that connection.

@@ -67,11 +67,21 @@ export class ViewerTickets {
   /**
    * A ticket for `sessionId`, valid `ttlS` seconds (a control ticket never more than CONTROL_TTL_S). `issuedMs`:
    * the issue time a stop of sharing compares, when it must be later than now (see `SessionManager.stopSharing`).
+   * `name`: the person a control ticket is for, whom the session's other viewers see by it (protocol/people.ts);
+   * a watch ticket carries none, since a watch link is anyone's.
    */
-  issue(sessionId: string, scope: TicketScope, ttlS: number, issuedMs?: number): Promise<IssuedTicket> {
+  issue(
+    sessionId: string,
+    scope: TicketScope,
+    ttlS: number,
+    issuedMs?: number,
+    name?: string,
+  ): Promise<IssuedTicket> {
     const life = scope === 'control' ? Math.min(ttlS, CONTROL_TTL_S) : ttlS;
     const now = Date.now();
-    return signTicket(this.secretOf(sessionId), sessionId, scope, life, now, Math.max(now, issuedMs ?? now));
+    const issued = Math.max(now, issuedMs ?? now);
+    const person = scope === 'control' ? name : undefined;
+    return signTicket(this.secretOf(sessionId), sessionId, scope, life, now, issued, person);
   }
 
   /** The service's order to `sessionId`'s application: refuse watch tickets issued until `cutoffMs`. */

@@ -61,6 +61,20 @@ describe('POST /api/stream/{id}/tickets', () => {
     expect(Date.parse(asked.expires_at) - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
+  it('names the person who asked in a control ticket, and nobody in a watch ticket', async () => {
+    const tickets = await ViewerTickets.open(t.dataDir);
+    const grant = async (user: User, scope: 'control' | 'watch') => {
+      const { ticket } = (await ask(sessionId, user, { scope })).json() as { ticket: string };
+      return verifyTicket(tickets.secretOf(sessionId), sessionId, ticket);
+    };
+    expect((await grant('alice', 'control'))?.name).toBe('alice');
+    // An admin who joins another's session is named as themselves, not as its owner.
+    expect((await grant('ada', 'control'))?.name).toBe('ada');
+    const watch = await grant('alice', 'watch');
+    expect(watch).toMatchObject({ scope: 'watch' });
+    expect(watch).not.toHaveProperty('name');
+  });
+
   it('never makes a control ticket last more than two minutes, whatever is asked', async () => {
     const res = await ask(sessionId, 'alice', { scope: 'control', ttl_s: 604_800 });
     expect(res.statusCode).toBe(201);

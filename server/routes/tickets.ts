@@ -37,7 +37,8 @@ export const ticketRoutes: FastifyPluginAsync<TicketRoutesOptions> = async (
       const record = liveBeforeRequest(access, request);
       // The body may be left out: the contract's defaults fill it in.
       const { scope, ttl_s } = request.body;
-      const issued = await manager.issueTicket(record.id, scope, ttl_s);
+      // A control ticket names the person who asked for it, for the others in the session (protocol/people.ts).
+      const issued = await manager.issueTicket(record.id, scope, ttl_s, request.principal.user);
       if (!issued) throw ended();
       audit.record(
         sessionEvent(request, 'ticket', record, { scope: issued.scope, expires_at: issued.expires_at }),

@@ -3,8 +3,8 @@
  * when it ends, stops it, finds it again after a restart of the service, and says how many may run at once.
  * The session (sessions/session.ts) decides everything else: readiness, health, idle time, lifetime.
  *
- * One runner serves a service: `local` (local.ts: child processes of this machine, each in its sandbox)
- * today; a Slurm runner (a batch job per session) and a Kubernetes runner (a pod per session) are designed
+ * One runner serves a service: `local` (local.ts: child processes of this machine, each in its sandbox) or
+ * `slurm` (slurm.ts: a batch job per session, CONTRACT §18); a Kubernetes runner (a pod per session) is to come
  * on the same interface (docs/runners.md).
  */
 import type { components } from '../../api/schema.ts';

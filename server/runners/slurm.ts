@@ -42,7 +42,7 @@ export interface SlurmRunnerOptions {
   logger: SessionLogger;
   /** How often the jobs are looked at (default 250 ms). */
   pollMs?: number;
-  /** How long a running job may take to say where it listens (default: the profile's start-up timeout). */
+  /** The Slurm commands (slurm-tools.ts); tests give stand-ins. */
   tools?: SlurmTools;
 }
 

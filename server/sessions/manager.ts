@@ -202,9 +202,14 @@ class Manager implements SessionManager {
     return this.held.activeCount(owner);
   }
 
-  async issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined> {
+  async issueTicket(
+    id: string,
+    scope: TicketScope,
+    ttlS?: number,
+    name?: string,
+  ): Promise<IssuedTicket | undefined> {
     const session = this.held.visible(id);
-    return session && this.tickets ? issueTicket(session, this.tickets, scope, ttlS) : undefined;
+    return session && this.tickets ? issueTicket(session, this.tickets, scope, ttlS, name) : undefined;
   }
 
   async stopSharing(id: string): Promise<{ watchersDropped: number } | undefined> {

@@ -22,13 +22,15 @@ export interface Sharing {
 
 /**
  * A ticket for a viewer of a live session, for at most what is left of its lifetime; a control ticket
- * lasts CONTROL_TTL_S unless asked for less. Undefined for a session that failed or is ending.
+ * lasts CONTROL_TTL_S unless asked for less, and names `name`, who asked for it. Undefined for a session that
+ * failed or is ending.
  */
 export async function issueTicket(
   session: Session,
   tickets: ViewerTickets,
   scope: TicketScope,
   ttlS?: number,
+  name?: string,
 ): Promise<IssuedTicket | undefined> {
   if (session.phase === 'failed' || session.phase === 'ending' || session.phase === 'gone') return undefined;
   const { settings } = session.request.profile;
@@ -38,7 +40,7 @@ export async function issueTicket(
   // A watch ticket is issued after the last stop of sharing, even one of the same millisecond.
   const cutoff = session.watchCutoffMs;
   const notBefore = scope === 'watch' && cutoff ? cutoff + 1 : undefined;
-  return tickets.issue(session.id, scope, Math.min(wanted, left), notBefore);
+  return tickets.issue(session.id, scope, Math.min(wanted, left), notBefore, name);
 }
 
 /**

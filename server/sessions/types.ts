@@ -209,8 +209,15 @@ export interface SessionManager {
   /**
    * A viewer ticket for a pending or ready session; undefined when unknown. Its life is `ttlS`, or by
    * default a short one for control and the rest of the session's lifetime for watch, never past the latter.
+   * `name`: the person who asked, whom a control ticket names to the session's other viewers; a watch ticket
+   * names nobody.
    */
-  issueTicket(id: string, scope: TicketScope, ttlS?: number): Promise<IssuedTicket | undefined>;
+  issueTicket(
+    id: string,
+    scope: TicketScope,
+    ttlS?: number,
+    name?: string,
+  ): Promise<IssuedTicket | undefined>;
   /**
    * Stops the sharing of a pending or ready session: every watch ticket issued so far stops working, and its
    * application drops the viewers they made (at once when it is ready, else once it is). Undefined when the

@@ -40,7 +40,6 @@ export const OVERRIDES_KEY = 'streamgate.settings';
 
 let fileConfig: PortalConfig = DEFAULT_CONFIG;
 let revision = 0;
-const listeners = new Set<() => void>();
 
 function readString(value: unknown, fallback: string): string {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
@@ -112,22 +111,15 @@ export function getConfigRevision(): number {
 
 function changed(): void {
   revision += 1;
-  for (const listener of listeners) listener();
 }
 
-/** Calls `listener` whenever the configuration changes; returns the function that stops it. */
-export function subscribeConfig(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Saves this browser's overrides (replacing earlier ones) and notifies subscribers. */
+/** Saves this browser's overrides (replacing earlier ones); clients see a new revision. */
 export function saveOverrides(overrides: ConfigOverrides): void {
   globalThis.localStorage?.setItem(OVERRIDES_KEY, JSON.stringify(overrides));
   changed();
 }
 
-/** Forgets this browser's overrides and notifies subscribers. */
+/** Forgets this browser’s overrides; clients see a new revision. */
 export function clearOverrides(): void {
   globalThis.localStorage?.removeItem(OVERRIDES_KEY);
   changed();

@@ -9,6 +9,9 @@ export type * from './player-types';
 export type { KeyboardCapture } from './input/input-controller';
 export type { StatsSample } from './stats/stats-sample';
 export type { AppMessage } from './data-channels/app-messages';
+export type { PeoplePayload, Person, PersonRole, PointerPayload } from './people/people-state';
+/** Where a stream pixel shows on the page: the inverse of the input's mapping, for drawing another's pointer. */
+export { toPagePoint } from './input/coordinate-mapping';
 export type { SignalingTransport } from './signaling/signaling-transport';
 export type { DoorOptions, SignalingMode } from './signaling/signaling-path';
 export type { ReconnectOptions } from './reconnect/reconnect-policy';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastPeer, play, setup, withPlayerHarness } from './testing/player-harness';
+import { connected, withPlayerHarness } from './testing/player-harness';
 
 withPlayerHarness();
 
@@ -8,20 +8,9 @@ const URL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/q842iQAAAABJRU5ErkJggg==';
 const image = (payload: Record<string, unknown>) => JSON.stringify({ event_type: 'cursorImage', payload });
 
-async function connected(mode: 'control' | 'watch') {
-  const h = setup({ mode });
-  const messages: unknown[] = [];
-  h.player.addEventListener('message', (m) => messages.push(m));
-  h.player.connect();
-  await play(h);
-  const channel = lastPeer().channel('messages');
-  channel.open();
-  return { ...h, messages, receive: (data: string) => channel.receive(data) };
-}
-
 describe("the application's pointer", () => {
   it("becomes a controlling viewer's cursor over the video, at its hot spot, and none when hidden", async () => {
-    const h = await connected('control');
+    const h = await connected({ mode: 'control' });
     h.receive(image({ url: URL, hotspot_x: 3, hotspot_y: 7 }));
     expect(h.video.style.cursor).toBe(`url("${URL}") 3 7, default`);
     h.receive(image({ hidden: true }));
@@ -34,7 +23,7 @@ describe("the application's pointer", () => {
   });
 
   it("leaves a watcher's cursor as it is: the pointer stays in its video", async () => {
-    const h = await connected('watch');
+    const h = await connected({ mode: 'watch' });
     h.receive(image({ url: URL, hotspot_x: 3, hotspot_y: 7 }));
     h.receive(image({ hidden: true }));
     expect(h.video.style.cursor).toBe('');
@@ -42,7 +31,7 @@ describe("the application's pointer", () => {
   });
 
   it('ignores an image that is not a PNG data URL with a hot spot inside the cursor', async () => {
-    const h = await connected('control');
+    const h = await connected({ mode: 'control' });
     h.receive(image({ url: URL, hotspot_x: 1, hotspot_y: 1 }));
     for (const payload of [
       { url: 'https://example.org/x.png', hotspot_x: 0, hotspot_y: 0 },

@@ -2,6 +2,7 @@
 import type { AppMessage } from './data-channels/app-messages';
 import type { KeyboardCapture } from './input/input-controller';
 import type { PeerConnectionFactory } from './connection/peer-session';
+import type { PeoplePayload, PointerPayload } from './people/people-state';
 import type { ReconnectOptions } from './reconnect/reconnect-policy';
 import type { DoorOptions } from './signaling/signaling-path';
 import type { SignalingTransport } from './signaling/signaling-transport';
@@ -25,6 +26,8 @@ export type PlayerState =
   | { kind: 'ended'; reason: string; failed?: boolean }
   /** A shared link's ticket was refused: its owner stopped sharing. Final: no reconnect follows. */
   | { kind: 'withdrawn'; reason: string }
+  /** An owner removed this viewer (protocol/people.ts): its ticket connects no more. Final: no reconnect follows. */
+  | { kind: 'removed'; reason: string }
   | { kind: 'disconnected' };
 
 /** A ticket and the relays that came with it. */
@@ -62,7 +65,10 @@ export interface PlayerOptions {
    * deployment of the API): straight to the application, as its routes say.
    */
   door?: DoorOptions;
-  /** Watch-only viewers send no input. */
+  /**
+   * The ticket this viewer connects with. A watcher sends no input unless an owner gives it control; an owner
+   * sends it until the application says someone else has control (see the `control` event).
+   */
   mode?: 'control' | 'watch';
   /**
    * The player plays a shared watch link, with no API to follow the session by: the word of the application
@@ -102,4 +108,16 @@ export interface PlayerEvents {
    * An application without sound rejects the audio in its answer, and this never comes.
    */
   sound: boolean;
+  /**
+   * Everyone connected to the session, in the order they connected, with who is in control, after each change
+   * (protocol/people.ts); null once the connection that said so has ended. An application that predates
+   * people never sends it.
+   */
+  people: PeoplePayload | null;
+  /** Where the pointer of someone else in control is, in stream pixels; null when nobody else is in control. */
+  pointer: PointerPayload | null;
+  /** This viewer got control (true: its input reaches the program) or lost it (false: it sends none). */
+  control: boolean;
+  /** An owner removed this viewer: the sentence to show. The state then becomes `removed`. */
+  removed: string;
 }

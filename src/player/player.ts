@@ -11,6 +11,7 @@ import { PeerSession } from './connection/peer-session';
 import { TypedEmitter } from './events/typed-emitter';
 import { InputController } from './input/input-controller';
 import type { InputEvent } from './input/input-events';
+import { PeopleState, request, type PeopleRequest } from './people/people-state';
 import type { PlayerEvents, PlayerOptions, PlayerState, ResizeOptions, ViewerTicket } from './player-types';
 import { chooseSignaling } from './signaling/signaling-path';
 import { SignalingError } from './signaling/signaling-transport';
@@ -40,6 +41,9 @@ const STALL_MS = 1500;
 export const SHARING_STOPPED =
   'The owner stopped sharing this session: this link no longer plays. Ask them for a new link to watch again.';
 
+/** What a viewer an owner removed reads (protocol/people.ts): it cannot come back with the same ticket. */
+export const REMOVED_TEXT = "The session's owner removed you from this session.";
+
 /** The final state a shared link's player takes from a refusal, or undefined where it may try again. */
 function sharedLinkVerdict(error: SignalingError): PlayerState | undefined {
   if (error.gone === 'failed')
@@ -58,6 +62,10 @@ export class Player extends TypedEmitter<PlayerEvents> {
   private frames: FrameWatch | undefined;
   private readonly policy: ReconnectPolicy;
   private readonly stats: StatsSampler;
+  /** Who is here and who controls; the player sends input only while it does. */
+  private readonly people: PeopleState;
+  /** The application's pointer image as a CSS cursor (cursorImage), shown while this viewer is in control. */
+  private cursor: string | undefined;
   private generation = 0;
   private seq = 0;
   private stopped = false;
@@ -79,6 +87,15 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.stats = new StatsSampler(options.statsIntervalMs ?? 1000, (sample) => {
       this.frames?.sampled(sample.framesDecoded);
       this.emit('stats', sample);
+    });
+    this.people = new PeopleState(options.mode !== 'watch', {
+      people: (payload) => this.emit('people', payload),
+      pointer: (payload) => this.emit('pointer', payload),
+      control: (inControl) => this.controlChanged(inControl),
+      removed: () => {
+        this.emit('removed', REMOVED_TEXT);
+        this.finish({ kind: 'removed', reason: REMOVED_TEXT });
+      },
     });
   }
 
@@ -116,9 +133,19 @@ export class Player extends TypedEmitter<PlayerEvents> {
     return this.seq;
   }
 
-  /** Whether nothing can follow: the session is over, or the shared link was withdrawn. */
+  /**
+   * Whether this viewer's input reaches the program: an owner's until the application says someone else has
+   * control, a watcher's only while it was given control (see the `control` event).
+   */
+  get inControl(): boolean {
+    return this.people.inControl;
+  }
+
+  /** Whether nothing can follow: the session is over, the shared link was withdrawn, or an owner removed this viewer. */
   private get over(): boolean {
-    return this.current.kind === 'ended' || this.current.kind === 'withdrawn';
+    return (
+      this.current.kind === 'ended' || this.current.kind === 'withdrawn' || this.current.kind === 'removed'
+    );
   }
 
   /** Starts connecting; does nothing once it is over or while already connected. */
@@ -154,20 +181,64 @@ export class Player extends TypedEmitter<PlayerEvents> {
 
   /** Sends an application event on `messages`; false when the channel is not open. */
   sendMessage(eventType: string, payload: Record<string, unknown> = {}): boolean {
-    const channel = this.peer?.messages;
-    if (channel?.readyState !== 'open') return false;
-    channel.send(JSON.stringify({ event_type: eventType, payload }));
+    if (!this.post(eventType, payload)) return false;
     this.emit('message', { direction: 'out', event_type: eventType, payload, time: Date.now() });
     return true;
   }
 
-  /** Sends an input event (numbered) on `input`; false when it cannot be sent or the viewer only watches. */
+  /** A watcher asks for control (`true`), or no longer does; false when the channel is not open. */
+  askControl(asking: boolean): boolean {
+    return this.ask(request.ask(asking));
+  }
+
+  /** Gives control to viewer `id` (an owner, or the one in control, may); false when the channel is not open. */
+  giveControl(id: string): boolean {
+    return this.ask(request.give(id));
+  }
+
+  /** Takes control (an owner may, whoever has it); false when the channel is not open. */
+  takeControl(): boolean {
+    return this.ask(request.take());
+  }
+
+  /** Removes watcher `id` for good (an owner may); false when the channel is not open. */
+  removeViewer(id: string): boolean {
+    return this.ask(request.remove(id));
+  }
+
+  /** Sends an input event (numbered) on `input`; false when it cannot be sent or this viewer is not in control. */
   sendInput(event: InputEvent): boolean {
     const channel = this.peer?.input;
-    if (this.options.mode === 'watch' || channel?.readyState !== 'open') return false;
+    // The application would ignore it: sent anyway, it would only take the channel's room.
+    if (!this.people.inControl || channel?.readyState !== 'open') return false;
     this.seq += 1;
     channel.send(JSON.stringify({ ...event, seq: this.seq }));
     return true;
+  }
+
+  /** A request about people: for the stream server, not the application, so not in the message log. */
+  private ask([eventType, payload]: PeopleRequest): boolean {
+    return this.post(eventType, payload);
+  }
+
+  private post(eventType: string, payload: Record<string, unknown>): boolean {
+    const channel = this.peer?.messages;
+    if (channel?.readyState !== 'open') return false;
+    channel.send(JSON.stringify({ event_type: eventType, payload }));
+    return true;
+  }
+
+  /** Input follows control: listened to while this viewer has it, not at all otherwise. */
+  private controlChanged(inControl: boolean) {
+    if (inControl) {
+      // Still connecting: the attempt attaches it once the application has answered.
+      if (this.peer && this.current.kind !== 'connecting') this.attachInput();
+      if (this.cursor) this.options.video.style.cursor = this.cursor;
+    } else {
+      this.detachInput();
+      this.options.video.style.cursor = '';
+    }
+    this.emit('control', inControl);
   }
 
   private setSound(sound: boolean) {
@@ -275,7 +346,7 @@ export class Player extends TypedEmitter<PlayerEvents> {
     mark('sg:answer');
     if (this.current.kind === 'connecting') this.setState({ kind: 'waiting-for-video', attempt });
     this.stats.start(peer.pc);
-    if (mode === 'control') this.attachInput();
+    if (this.people.inControl) this.attachInput();
   }
 
   private createPeer(generation: number, iceServers: RTCIceServer[]): PeerSession {
@@ -290,8 +361,10 @@ export class Player extends TypedEmitter<PlayerEvents> {
         },
         onMessage: (data) => {
           const parsed = parseAppMessage(data);
-          if (parsed?.event_type === CURSOR_IMAGE_EVENT) this.showCursor(parsed.payload);
-          else if (parsed) this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
+          if (!parsed || generation !== this.generation) return;
+          if (parsed.event_type === CURSOR_IMAGE_EVENT) this.showCursor(parsed.payload);
+          else if (!this.people.read(parsed))
+            this.emit('message', { ...parsed, direction: 'in', time: Date.now() });
         },
         // Whichever comes last, the first frame or the open input channel, sends the wanted size.
         onInputOpen: () => this.resizer?.sendNow(),
@@ -361,12 +434,21 @@ export class Player extends TypedEmitter<PlayerEvents> {
   }
 
   /**
-   * The application's pointer as this viewer's cursor over the video: a controlling viewer's own, moving with
-   * its hand (the application then leaves it out of the video). A watcher keeps seeing it in the video.
+   * The application's pointer as this viewer's cursor over the video while it is in control, moving with its
+   * hand (the application then leaves it out of the video); kept for when it gets control, if it has not.
    */
   private showCursor(payload: Record<string, unknown>) {
     const style = cursorStyle(payload);
-    if (this.options.mode !== 'watch' && style) this.options.video.style.cursor = style;
+    if (!style) return;
+    this.cursor = style;
+    if (this.people.inControl) this.options.video.style.cursor = style;
+  }
+
+  private detachInput() {
+    this.input?.detach();
+    this.input = undefined;
+    this.resizer?.dispose();
+    this.resizer = undefined;
   }
 
   private attachInput() {
@@ -408,13 +490,12 @@ export class Player extends TypedEmitter<PlayerEvents> {
     this.frames = undefined;
     this.videoCleanup?.();
     this.videoCleanup = undefined;
-    this.input?.detach();
-    this.input = undefined;
-    this.resizer?.dispose();
-    this.resizer = undefined;
+    this.detachInput();
     this.peer?.close();
     this.peer = undefined;
     this.shown = undefined;
+    this.people.reset();
+    this.cursor = undefined;
     this.options.video.style.cursor = '';
     this.setSound(false);
   }

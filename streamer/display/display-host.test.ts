@@ -12,6 +12,11 @@ function fakeParts(failing?: keyof DisplayParts) {
   const events: string[] = [];
   let app: StreamApplication | undefined;
   const broadcasts: AppMessage[] = [];
+  /** To whom each broadcast went: everyone, or the viewer in control. */
+  const audiences: ('all' | 'control')[] = [];
+  /** What the display's clipboard was set to. */
+  const pasted: string[] = [];
+  const clipboard = Object.assign(new EventEmitter(), { set: (text: string) => void pasted.push(text) });
   const capture = Object.assign(new EventEmitter(), {
     inFrames: [] as boolean[],
     cursorInFrames: (on: boolean) => void capture.inFrames.push(on),
@@ -60,7 +65,7 @@ function fakeParts(failing?: keyof DisplayParts) {
       return Object.assign(new EventEmitter(), {
         fit: () => undefined,
         releaseAll: () => undefined,
-        clipboard: new EventEmitter(),
+        clipboard,
         close: () => void events.push('connection closed'),
       });
     },
@@ -70,7 +75,10 @@ function fakeParts(failing?: keyof DisplayParts) {
       app = application;
       return {
         fanout: { packets: 0 },
-        broadcast: (message: AppMessage) => void broadcasts.push(message),
+        broadcast: (message: AppMessage, to: 'all' | 'control' = 'all') => {
+          broadcasts.push(message);
+          audiences.push(to);
+        },
         close: async () => void events.push('stream server closed'),
       };
     },
@@ -83,8 +91,26 @@ function fakeParts(failing?: keyof DisplayParts) {
       fail('startCapture');
       return capture;
     },
+    async openFiles() {
+      fail('openFiles');
+      events.push('files made');
+      return {
+        folder: { dir: '/nonexistent/files' },
+        tellChangesTo: () => undefined,
+        close: async () => void events.push('files released'),
+      };
+    },
   } as unknown as DisplayParts;
-  return { parts, events, capture, broadcasts, app: () => app as StreamApplication };
+  return {
+    parts,
+    events,
+    capture,
+    broadcasts,
+    audiences,
+    clipboard,
+    pasted,
+    app: () => app as StreamApplication,
+  };
 }
 
 const options = parseArgs(['--signaling-port', '49999', '--media-port', '49998'], {});
@@ -100,6 +126,7 @@ describe('a display host whose start fails', () => {
     expect(undone).toEqual([
       'stream server closed',
       'program got SIGTERM',
+      'files released',
       'connection closed',
       'X server stopped',
       'sandbox closed',
@@ -112,6 +139,13 @@ describe('a display host whose start fails', () => {
     expect(events).toEqual(['sandbox made', 'sandbox closed']);
   });
 
+  it('when its folder cannot be made, starts no program, and undoes the display and the sandbox', async () => {
+    const { parts, events } = fakeParts('openFiles');
+    await expect(start(parts)).rejects.toThrow('openFiles failed');
+    expect(events).not.toContain('program started');
+    expect(events.slice(-3)).toEqual(['connection closed', 'X server stopped', 'sandbox closed']);
+  });
+
   it('when its sandbox cannot be made, starts no X server (it would run in that sandbox)', async () => {
     const { parts, events } = fakeParts('prepareSandbox');
     await expect(start(parts)).rejects.toThrow('prepareSandbox failed');
@@ -121,10 +155,11 @@ describe('a display host whose start fails', () => {
   it('when its capture cannot start, stops the encoder too', async () => {
     const { parts, events } = fakeParts('startCapture');
     await expect(start(parts)).rejects.toThrow('startCapture failed');
-    expect(events.slice(-6)).toEqual([
+    expect(events.slice(-7)).toEqual([
       'encoder stopped',
       'stream server closed',
       'program got SIGTERM',
+      'files released',
       'connection closed',
       'X server stopped',
       'sandbox closed',
@@ -135,6 +170,7 @@ describe('a display host whose start fails', () => {
     expect(Object.keys(DISPLAY_PARTS).sort()).toEqual(
       [
         'connect',
+        'openFiles',
         'prepareSandbox',
         'startCapture',
         'startEncoder',
@@ -185,6 +221,29 @@ describe('a started display host and the pointer', () => {
       ]);
       app().onMessagesOpen?.(viewer);
       expect(greeted).toEqual([{ event_type: 'cursorImage', payload: { hidden: true } }]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('a started display host and the clipboard', () => {
+  it('sends what the program copies to the viewer in control alone, and pastes what a viewer sends', async () => {
+    const { parts, app, broadcasts, audiences, clipboard, pasted } = fakeParts();
+    const host = await start(parts);
+    try {
+      clipboard.emit('text', 'copied in the program');
+      expect(broadcasts).toEqual([{ event_type: 'clipboard', payload: { text: 'copied in the program' } }]);
+      // 'control': the viewer in control, whoever it is (stream-server.ts, people-hub.ts), never the others.
+      expect(audiences).toEqual(['control']);
+      // Only the viewer in control's messages reach the application (viewer.ts): this one's is pasted.
+      const viewer = {} as Viewer;
+      expect(
+        app().onMessage({ event_type: 'clipboard', payload: { text: 'from the viewer' } }, viewer),
+      ).toEqual([]);
+      expect(pasted).toEqual(['from the viewer']);
+      // Clipboard text is not a query: a viewer not in control never gets it to the program.
+      expect(app().queries.has('clipboard')).toBe(false);
     } finally {
       await host.close();
     }

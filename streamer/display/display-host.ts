@@ -27,6 +27,7 @@ import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.t
 import { Scope } from './scope.ts';
 import { SoundServer } from './sound-server.ts';
 import { XClient } from './x-client.ts';
+import { openSessionFiles } from '../files/session.ts';
 import { startXServer } from './x-server.ts';
 
 /** The program a session streams, as the catalog's `launch.display` names it. */
@@ -59,6 +60,8 @@ export interface DisplayParts {
     log: (line: string) => void,
   ) => Promise<Encoder>;
   startCapture: typeof DamageCapture.start;
+  /** The session's folder (streamer/files/session.ts). */
+  openFiles: typeof openSessionFiles;
 }
 
 export const DISPLAY_PARTS: DisplayParts = {
@@ -74,6 +77,7 @@ export const DISPLAY_PARTS: DisplayParts = {
     return encoder;
   },
   startCapture: (display, authFile, options) => DamageCapture.start(display, authFile, options),
+  openFiles: openSessionFiles,
 };
 
 /** A program asked to stop has this long before it is killed. */
@@ -153,7 +157,11 @@ export async function startDisplayHost(
       : null;
     const launched = sound?.wrap(program.command, program.env) ?? program;
     const display = { socket: x.socket, authFile: x.authFile };
-    const child = sandbox.spawn(launched.command, launched.env, display, sound?.hostDir);
+    // The session's folder, the program's ~/Files, made before the program and released after it.
+    const files = await scope.adopt(parts.openFiles(options.filesMb, sandbox.uid, log), (made) =>
+      made.close(),
+    );
+    const child = sandbox.spawn(launched.command, launched.env, display, sound?.hostDir, files.folder.dir);
     scope.defer(() => stopProgram(child));
     if (sound) scope.defer(sound.capture());
     const programEnded = programEnding(child, file, sandbox, tail);
@@ -192,7 +200,7 @@ export async function startDisplayHost(
 
     const stream = scope.use(
       await parts.startStreamServer(
-        { ...options, zeroPlayoutDelay: true, log, sound: sound?.stream ?? null },
+        { ...options, zeroPlayoutDelay: true, log, sound: sound?.stream ?? null, files: files.folder },
         {
           queries: new Set(),
           onInput: (event) => applyInput(event),
@@ -205,11 +213,14 @@ export async function startDisplayHost(
             controllers = controlling;
             cursorInFrames(controlling === 0);
           },
+          // Keys and buttons held by one who no longer controls would stay down for the one who does.
+          onControl: () => client.releaseAll(),
           onMessagesOpen: (viewer) => cursor && viewer.sendMessage(cursor),
         },
       ),
       (made) => made.close(),
     );
+    files.tellChangesTo(stream);
     client.clipboard.on('text', (text) =>
       stream.broadcast({ event_type: 'clipboard', payload: { text } }, 'control'),
     );

@@ -8,7 +8,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { feedPipes, pipesFor, sandboxLaunch, sessionUid, type SandboxSpec } from '../../sandbox/bwrap.ts';
+import {
+  feedPipes,
+  pipesFor,
+  SANDBOX_HOME,
+  sandboxLaunch,
+  sessionUid,
+  type SandboxSpec,
+} from '../../sandbox/bwrap.ts';
+import { FILES_FOLDER_NAME } from '../../protocol/files.ts';
 import {
   DEFAULT_LIMITS,
   findHierarchy,
@@ -40,13 +48,15 @@ export interface ProgramSandbox {
   uid: number;
   /**
    * Starts `command` on the display whose socket and Xauthority are given, with the host folder of its sound
-   * server (sound-server.ts) where it has one; stdout inherited, stderr piped.
+   * server (sound-server.ts) where it has one, and the session's folder (streamer/files/) writable at `~/Files`;
+   * stdout inherited, stderr piped.
    */
   spawn(
     command: string[],
     env: Record<string, string>,
     display: { socket: string; authFile: string },
     soundDir?: string,
+    filesDir?: string,
   ): ChildProcess;
   /**
    * Starts `command`, a server of the program's (its X server), in a sandbox of its own beside the program's: the
@@ -104,7 +114,7 @@ export async function prepareProgramSandbox(
   const uid = sessionUid(signalingPort);
   return {
     uid,
-    spawn(command, env, display, soundDir) {
+    spawn(command, env, display, soundDir, filesDir) {
       const launch = sandboxLaunch({
         command,
         env,
@@ -113,6 +123,7 @@ export async function prepareProgramSandbox(
         cgroup: group,
         display: { socket: display.socket, xauthority: readFileSync(display.authFile) },
         sound: soundDir,
+        binds: filesDir ? [{ host: filesDir, inside: `${SANDBOX_HOME}/${FILES_FOLDER_NAME}` }] : [],
         files: settings.files,
         network: settings.network,
         gpu: settings.gpu,

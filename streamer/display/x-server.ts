@@ -25,6 +25,7 @@ import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
 import { sweepStaleSoundDirs } from './sound-leftovers.ts';
+import { sweepStaleFilesFolders } from '../files/place.ts';
 import { xauthority } from './xauthority.ts';
 
 export interface XServer {
@@ -93,7 +94,7 @@ export function removeLeftovers(n: number, pid: number): boolean {
 /**
  * At the service's start: what X servers of display hosts killed outright left behind (their lock files and
  * sockets, cookie folders and framebuffer folders), wherever no live process still uses it, and their sessions'
- * sound folders (sound-leftovers.ts). Returns what it removed.
+ * sound folders (sound-leftovers.ts) and files folders (streamer/files/place.ts). Returns what it removed.
  */
 export function sweepStaleDisplays(): string[] {
   const removed: string[] = [];
@@ -124,6 +125,7 @@ export function sweepStaleDisplays(): string[] {
     if (removeLeftovers(Number(lock[1]), NaN)) removed.push(`/tmp/${name}`);
   }
   removed.push(...sweepStaleSoundDirs());
+  removed.push(...sweepStaleFilesFolders(processExists));
   return removed;
 }
 

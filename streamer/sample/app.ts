@@ -13,6 +13,7 @@ import { Scene, type SceneState } from './scene.ts';
 import { SampleSound } from './sound.ts';
 import type { Health } from '../transport/signaling.ts';
 import { encoderNeverStarted, startStreamServer } from '../transport/stream-server.ts';
+import { openSessionFiles } from '../files/session.ts';
 
 /** A running application. */
 export interface Streamer {
@@ -23,6 +24,8 @@ export interface Streamer {
   health(): Health | null;
   /** Viewers connected or connecting. */
   viewers(): number;
+  /** The pointer the scene draws (the last one of the viewer in control), null before any: seen without the video. */
+  pointer(): { x: number; y: number } | null;
   /** Stops viewers, the encoder and the server. */
   close(): Promise<void>;
 }
@@ -187,7 +190,10 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
   };
 
   let stream;
+  let files;
   try {
+    // A plain folder of its own: there is no program, nor a session user, to bound.
+    files = await openSessionFiles(options.filesMb, null, log);
     stream = await startStreamServer(
       // Input to photon matters more here than smooth pacing: frames are shown as soon as they are decoded.
       {
@@ -196,6 +202,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
         sound: audio,
         silenceTimeoutMs: start.silenceTimeoutMs,
         zeroPlayoutDelay: true,
+        files: files.folder,
         log,
       },
       {
@@ -217,6 +224,8 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
           // Keys held by a viewer that left are up.
           if (count === 0) sound?.releaseAll();
         },
+        // So are those of one who no longer controls.
+        onControl: () => sound?.releaseAll(),
       },
     );
   } catch (error) {
@@ -227,8 +236,10 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     sound?.stop();
     audio?.close();
     encoder.stop();
+    await files?.close();
     throw error;
   }
+  files.tellChangesTo(stream);
   // Input is drawn at once rather than at the next tick, and the schedule starts again from then. At most one
   // such frame an interval, so that a stream of input no more than doubles the frame rate.
   drawSoon = () => {
@@ -246,6 +257,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
     encoderPid: () => encoder.pid,
     health: stream.health,
     viewers: stream.viewers,
+    pointer: () => state.pointer && { ...state.pointer },
     async close() {
       resizes.close();
       if (frameTimer) clearTimeout(frameTimer);
@@ -253,6 +265,7 @@ export async function startStreamer(options: StreamerOptions, start: StartOption
       sound?.stop();
       encoder.stop();
       await stream.close();
+      await files.close();
       audio?.close();
     },
   };

@@ -1,3 +1,4 @@
+import { DEFAULT_FILES_MB, MAX_FILES_MB } from '../../protocol/files.ts';
 import { fstatSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { secretFile } from '../../test-support/secret-file.ts';
@@ -69,6 +70,7 @@ describe('parseArgs', () => {
       maxHeight: 720,
       usdStageUri: 'omniverse://server/stage.usd',
       maxViewers: 3,
+      filesMb: 512,
       allowedOrigins: null,
       viewerSecret: null,
       testMarks: true,
@@ -151,6 +153,16 @@ describe('parseArgs', () => {
     expect(options.maxViewers).toBe(5);
     expect(options.allowedOrigins).toEqual(['http://127.0.0.1:8080', 'https://portal.example']);
     expect(parseArgs(ports).maxViewers).toBe(8);
+  });
+
+  it('sizes the session folder from STREAMGATE_FILES_MB, 512 MB unless told, within the largest a profile may ask', () => {
+    expect(parseArgs(ports).filesMb).toBe(DEFAULT_FILES_MB);
+    expect(parseArgs(ports, { STREAMGATE_FILES_MB: '64' }).filesMb).toBe(64);
+    expect(parseArgs([...ports, '--files-mb', '8'], { STREAMGATE_FILES_MB: '64' }).filesMb).toBe(8);
+    expect(() => parseArgs(ports, { STREAMGATE_FILES_MB: '0' })).toThrow(
+      `STREAMGATE_FILES_MB must be between 1 and ${MAX_FILES_MB}.`,
+    );
+    expect(() => parseArgs(ports, { STREAMGATE_FILES_MB: 'lots' })).toThrow(ArgumentError);
   });
 
   it('refuses a secret too short to sign with', () => {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readSecretFile, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
+import { DEFAULT_FILES_MB, MAX_FILES_MB } from '../../protocol/files.ts';
 import type { Codec } from './ffmpeg-args.ts';
 
 /** Everything the application needs to start, after defaults are applied. */
@@ -33,6 +34,8 @@ export interface StreamerOptions {
   testMarks: boolean;
   /** Where to keep a recent still of the picture (STREAMGATE_STILL_PATH, from the service); null: none. */
   stillPath: string | null;
+  /** The session folder's size in MB (`--files-mb`, STREAMGATE_FILES_MB: a profile's `files_mb`). */
+  filesMb: number;
   /** Stream sound (CONTRACT §19); `--no-audio` or STREAMGATE_AUDIO=off (a profile's `audio: false`) turn it off. */
   audio: boolean;
 }
@@ -49,6 +52,7 @@ const integerFlags = {
   '--max-width': 'maxWidth',
   '--max-height': 'maxHeight',
   '--max-viewers': 'maxViewers',
+  '--files-mb': 'filesMb',
 } as const;
 
 const textFlags = {
@@ -76,6 +80,7 @@ const limits: Record<IntegerKey, [number, number]> = {
   maxWidth: [16, 7680],
   maxHeight: [16, 4320],
   maxViewers: [1, 1000],
+  filesMb: [1, MAX_FILES_MB],
 };
 
 /** Rounds down to an even number, as VP8 with 4:2:0 chroma needs. */
@@ -190,6 +195,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
   if (env.STREAMGATE_MAX_VIEWERS !== undefined && ints.maxViewers === undefined) {
     ints.maxViewers = parseInteger('STREAMGATE_MAX_VIEWERS', env.STREAMGATE_MAX_VIEWERS, 'maxViewers');
   }
+  if (env.STREAMGATE_FILES_MB !== undefined && ints.filesMb === undefined) {
+    ints.filesMb = parseInteger('STREAMGATE_FILES_MB', env.STREAMGATE_FILES_MB, 'filesMb');
+  }
   const maxWidth = even(ints.maxWidth ?? 1920);
   const maxHeight = even(ints.maxHeight ?? 1080);
   return {
@@ -208,6 +216,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     maxHeight,
     usdStageUri: texts.usdStageUri ?? stageFromEnvironment(env.STREAMGATE_ARGUMENTS) ?? '',
     maxViewers: ints.maxViewers ?? 8,
+    filesMb: ints.filesMb ?? DEFAULT_FILES_MB,
     allowedOrigins: originsFromEnvironment(env.STREAMGATE_ALLOWED_ORIGINS),
     viewerSecret: secretFromFile(env),
     // The environment too: a service started for tests passes it on to every application it starts.

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { bearerToken, type TicketScope } from '../../protocol/viewer-ticket.ts';
+import { isFilesPath, type FilesRoutes } from '../files/routes.ts';
 import { OfferError } from './sdp.ts';
 import type { DropCounts } from './viewer-traffic.ts';
 
@@ -62,6 +63,8 @@ export interface WhepBackend {
 export interface SignalingOptions {
   /** Origins a browser may call from; null allows any (the application run alone). */
   allowedOrigins: readonly string[] | null;
+  /** The session's files under /files (streamer/files/routes.ts); none: 404 there. */
+  files?: FilesRoutes | null;
 }
 
 const CORS_BASE = {
@@ -134,7 +137,7 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
     res.end(body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, unbound: () => void): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     const origin = req.headers.origin;
@@ -146,6 +149,10 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
       res.writeHead(204, { ...cors(req), 'Accept-Post': 'application/sdp' });
       res.end();
       return;
+    }
+    if (isFilesPath(req.url)) {
+      if (!options.files) throw new HttpError(404, 'This application keeps no files.');
+      return options.files({ req, res, headers: cors(req), unbound });
     }
     const ticket = bearerToken(req.headers.authorization);
     if (url.pathname === '/health') {
@@ -200,13 +207,15 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
   const server = createServer(
     {
       headersTimeout: SIGNALING_TIMEOUTS.headersMs,
-      requestTimeout: SIGNALING_TIMEOUTS.requestMs,
+      // Kept per request instead (boundArrival), so that an admitted upload of the session's files is not cut.
+      requestTimeout: 0,
       keepAliveTimeout: SIGNALING_TIMEOUTS.keepAliveMs,
       // Node checks the two bounds above this often (30 s by default, which would triple them).
       connectionsCheckingInterval: SIGNALING_TIMEOUTS.checkEveryMs,
     },
     (req, res) => {
-      handle(req, res).catch((err: unknown) => {
+      const unbound = boundArrival(req, res);
+      handle(req, res, unbound).catch((err: unknown) => {
         const status =
           err instanceof HttpError ? err.status : err instanceof OfferError ? 400 : statusOf(err);
         const message = status === 500 ? 'The offer could not be answered.' : (err as Error).message;
@@ -228,6 +237,26 @@ export function createSignalingServer(backend: WhepBackend, options: SignalingOp
     else socket.destroy();
   });
   return server;
+}
+
+/**
+ * Node's own bound on how long a request may take to arrive (`requestTimeout`) holds for every request of a server
+ * alike: a whole request must be in within SIGNALING_TIMEOUTS.requestMs of its start, or its connection is closed.
+ * It is kept here per request instead, so that an upload of the session's files, once admitted, may take as long as
+ * it keeps sending (the idle timeout still cuts one that stops). Returns the function that lifts it.
+ */
+function boundArrival(req: IncomingMessage, res: ServerResponse): () => void {
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (res.headersSent) return void req.socket.destroy();
+    res.writeHead(408, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    res.end('The request took too long to arrive.', () => req.socket.destroy());
+  }, SIGNALING_TIMEOUTS.requestMs);
+  timer.unref();
+  const lift = () => clearTimeout(timer);
+  req.once('end', lift);
+  req.once('close', lift);
+  return lift;
 }
 
 /** 503 for errors that say so (a full viewer list, a busy media port); 500 for anything else. */

@@ -3,13 +3,16 @@
  * alike: the signaling port (WHEP, tickets, allowed origins, viewer limit), one PeerConnection per
  * viewer on the one media port, and the fan-out of one encoded video stream (VP8 or H.264), and of the sound
  * where there is some (Opus), to all of them.
- * What the application draws, and what it does with input and messages, is its own.
+ * Who of the viewers is in control, and so whose input and messages reach the application, is decided here too
+ * (people-hub.ts, protocol/people.ts). What the application draws, and what it does with input and messages, is its
+ * own.
  */
 import type { Server } from 'node:http';
 import { loadOpus, type AudioStream } from './audio.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import type { Codec } from './ffmpeg-args.ts';
 import { MediaPortGuard } from './media-port.ts';
+import { PeopleHub } from './people-hub.ts';
 import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, type Health } from './signaling.ts';
@@ -18,6 +21,8 @@ import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
 import { announceReady } from '../../protocol/ready-line.ts';
+import type { FilesFolder } from '../files/folder.ts';
+import { filesRoutes } from '../files/routes.ts';
 
 /** Where and for whom the application streams. */
 export interface StreamServerOptions {
@@ -42,16 +47,18 @@ export interface StreamServerOptions {
   sound?: AudioStream | null;
   /** How long after the ready line the application's preparation waits for the service's probe (`PROBE_WAIT_MS`). */
   probeWaitMs?: number;
+  /** The session's folder, served under /files to the holders of a files ticket (streamer/files/). */
+  files?: FilesFolder | null;
   log?: (line: string) => void;
 }
 
 /** What the application does with its viewers. */
 export interface StreamApplication {
-  /** `messages` events that change nothing: the only ones a watch-only viewer may send. */
+  /** `messages` events that change nothing: the only ones a viewer not in control may send. */
   queries: ReadonlySet<string>;
-  /** An `input` event of a controlling viewer. */
+  /** An `input` event of the viewer in control. */
   onInput(event: InputEvent, viewer: Viewer): void;
-  /** A `messages` event; returns the answers for that viewer. */
+  /** A `messages` event of the viewer in control, or a query of anyone's; returns the answers for that viewer. */
   onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
   /** The stream's size once it is ready to be watched, null before. */
   readiness(): { width: number; height: number; fps: number } | null;
@@ -63,8 +70,10 @@ export interface StreamApplication {
    * joins before it is done. A throw fails the start as the stack's would.
    */
   prepare?: () => void;
-  /** The number of viewers changed; `controlling`: how many of them are not watch-only. */
+  /** The number of viewers changed; `controlling`: 1 when one of them is in control, else 0. */
   onViewers?(count: number, controlling: number): void;
+  /** Control changed hands (to nobody: null): what the previous one held down (keys, buttons) should be let go. */
+  onControl?(controller: Viewer | null): void;
   /** A viewer's `messages` channel opened. */
   onMessagesOpen?(viewer: Viewer): void;
 }
@@ -78,7 +87,7 @@ export interface StreamServer {
   health(): Health | null;
   /** Viewers connected or connecting. */
   viewers(): number;
-  /** Sends an application event to every viewer, or to those who control only. */
+  /** Sends an application event to every viewer, or to the viewer in control only. */
   broadcast(message: AppMessage, to?: 'all' | 'control'): void;
   /** Stops every viewer and the signaling port. */
   close(): Promise<void>;
@@ -127,18 +136,27 @@ export async function startStreamServer(
 
   /** The last viewers that left, by id: a goodbye that arrives after the connection closed finds its viewer gone. */
   const left = new Map<string, Viewer>();
-  const counted = () => {
-    let controlling = 0;
-    for (const viewer of viewers.values()) if (!viewer.watchOnly) controlling++;
-    app.onViewers?.(viewers.size, controlling);
-  };
+  // Who is here and who controls: counted again after each change of either.
+  const people: PeopleHub<Viewer> = new PeopleHub<Viewer>({
+    onChange: () => app.onViewers?.(viewers.size, people.controller() ? 1 : 0),
+    onControl: (controller) => app.onControl?.(controller),
+    log,
+  });
   const handlers: ViewerHandlers = {
     queries: app.queries,
+    controls: (viewer) => people.controls(viewer),
+    onPeople: (message, viewer) => people.request(message, viewer),
     onVideoOpen: (viewer) => fanout.add(viewer),
     onAudioOpen: (viewer) => viewer.audio && options.sound?.add(viewer.audio),
-    onInput: (event, viewer) => app.onInput(event, viewer),
+    onInput: (event, viewer) => {
+      people.input(event, viewer);
+      app.onInput(event, viewer);
+    },
     onMessage: (message, viewer) => app.onMessage(message, viewer),
-    onMessagesOpen: (viewer) => app.onMessagesOpen?.(viewer),
+    onMessagesOpen: (viewer) => {
+      people.greet(viewer);
+      app.onMessagesOpen?.(viewer);
+    },
     onDropped: (why, viewer) => {
       dropped[why]++;
       const kinds = told.get(viewer.id) ?? new Set();
@@ -154,7 +172,7 @@ export async function startStreamServer(
       left.set(viewer.id, viewer);
       if (left.size > LEFT_KEPT) left.delete(left.keys().next().value as string);
       told.delete(viewer.id);
-      counted();
+      people.leave(viewer);
       log(`viewer ${viewer.id} left (${viewers.size} left)`);
     },
   };
@@ -213,8 +231,8 @@ export async function startStreamServer(
         }
         const { viewer, answer } = joined;
         viewers.set(viewer.id, viewer);
+        people.join(viewer, scope, admission.name, () => admission.refuseTicket());
         admission.attach(() => viewer.close());
-        counted();
         const ms = Math.round(performance.now() - began);
         log(
           `viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`,
@@ -236,7 +254,10 @@ export async function startStreamServer(
         return dropped;
       },
     },
-    { allowedOrigins: options.allowedOrigins },
+    {
+      allowedOrigins: options.allowedOrigins,
+      files: options.files ? filesRoutes(options.files, options.sessionId, secret) : null,
+    },
   );
 
   await new Promise<void>((resolve, reject) => {
@@ -276,12 +297,12 @@ export async function startStreamServer(
     health,
     viewers: () => viewers.size,
     broadcast(message, to = 'all') {
-      for (const viewer of viewers.values()) {
-        if (to === 'all' || !viewer.watchOnly) viewer.sendMessage(message);
-      }
+      if (to === 'control') return people.controller()?.sendMessage(message);
+      for (const viewer of viewers.values()) viewer.sendMessage(message);
     },
     async close() {
       stopWatch();
+      people.close();
       for (const viewer of [...viewers.values()]) viewer.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

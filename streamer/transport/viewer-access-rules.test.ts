@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { signServiceTicket, signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { HttpError } from './signaling.ts';
-import { ViewerAccess } from './viewer-access.ts';
+import { MAX_REFUSED_TICKETS, REFUSED_TICKET_MESSAGE, ViewerAccess } from './viewer-access.ts';
 
 const SESSION = '6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const secret = new Uint8Array(Buffer.alloc(32, 9));
@@ -142,6 +142,51 @@ describe('the rules of viewer access', () => {
     clock = T0 + 61_000;
     expect(await outcome(rules.admit(once, 'control'))).toBe(401);
     expect((rules as unknown as { spent: Map<string, number> }).spent.size).toBe(0);
+  });
+
+  it('refuses the ticket of a removed viewer in words, and keeps the others it made', async () => {
+    clock = T0;
+    const rules = access();
+    const link = await issue('watch');
+    const closed: string[] = [];
+    const removed = await rules.admit(link, 'watch');
+    removed.attach(() => closed.push('removed'));
+    const other = await rules.admit(link, 'watch');
+    other.attach(() => closed.push('other'));
+    removed.refuseTicket();
+    const again = await rules.admit(link, 'watch').catch((error: HttpError) => error);
+    expect(again).toMatchObject({ status: 403, message: REFUSED_TICKET_MESSAGE });
+    // Refusing the ticket ends nobody: the removed viewer is ended by the stream server, the other stays.
+    expect(closed).toEqual([]);
+    expect(rules.viewers).toBe(2);
+    // Still the key of the viewers it made (GET /health, DELETE), and another link still connects.
+    expect(await rules.check(link)).toBe('watch');
+    expect(await outcome(rules.admit(await issue('watch'), 'watch'))).toBe('admitted');
+  });
+
+  it('forgets a refused ticket once it expires', async () => {
+    clock = T0;
+    const rules = access();
+    (await rules.admit(await issue('watch', T0, 60), 'watch')).refuseTicket();
+    const refused = (rules as unknown as { refused: Map<string, number> }).refused;
+    expect(refused.size).toBe(1);
+    clock = T0 + 61_000;
+    await rules.admit(await issue('control'), 'control');
+    expect(refused.size).toBe(0);
+  });
+
+  it(`remembers at most ${MAX_REFUSED_TICKETS} refused tickets, forgetting the one that expires first`, async () => {
+    clock = T0;
+    const rules = access(MAX_REFUSED_TICKETS + 2);
+    const soonest = await issue('watch', T0, 30);
+    (await rules.admit(soonest, 'watch')).refuseTicket();
+    for (let i = 0; i < MAX_REFUSED_TICKETS; i++) {
+      const admission = await rules.admit(await issue('watch', T0, 600 + i), 'watch');
+      admission.refuseTicket();
+      admission.leave();
+    }
+    expect((rules as unknown as { refused: Map<string, number> }).refused.size).toBe(MAX_REFUSED_TICKETS);
+    expect(await outcome(rules.admit(soonest, 'watch'))).toBe('admitted');
   });
 
   it('takes anyone as a controller when the application runs alone, and no service order', async () => {

@@ -124,7 +124,7 @@ describe('an application given a viewer secret', () => {
     const owner = await openViewer(base, 20_000, await ticket('control'));
     try {
       const refused = await watcher.ask('openStageRequest', 'error', { url: 'omniverse://evil/stage.usd' });
-      expect(String((refused.payload as { message: string }).message)).toMatch(/only watch/);
+      expect(String((refused.payload as { message: string }).message)).toMatch(/not in control/);
       watcher.input.sendMessage(JSON.stringify({ type: 'resize', width: 200, height: 160 }));
       const state = await owner.ask('loadingStateQuery', 'loadingStateResponse');
       expect(state.payload).toMatchObject({ url: '' });

@@ -1,7 +1,8 @@
 /**
  * Who may connect to an application, and how many (CONTRACT section 14), shared by the sample application and
  * the display host through stream-server.ts: tickets are checked here, control tickets serve one connection,
- * watch tickets stop working when the service stops the sharing, and watchers leave a place for a controller.
+ * watch tickets stop working when the service stops the sharing, watchers leave a place for a controller, and
+ * the ticket of a viewer an owner removed connects nobody again (protocol/people.ts).
  * The signaling port (signaling.ts) asks; the stream server makes the viewers.
  */
 import {
@@ -15,12 +16,19 @@ import { HttpError, unauthorized } from './signaling.ts';
 /** A place a viewer holds from its admission until it leaves (or its offer fails). */
 export interface Admission {
   readonly scope: TicketScope;
+  /** The person its ticket names (a control ticket's), for the people of the session. */
+  readonly name?: string;
   /** The viewer is made: `close` ends it, at once if its ticket was revoked meanwhile. */
   attach(close: () => void): void;
   /** The viewer is gone: its place is free. Once; later calls do nothing. */
   leave(): void;
   /** The offer failed before a viewer was made: its place is free and its ticket may be used again. */
   refund(): void;
+  /**
+   * Its viewer was removed by an owner: the ticket it came with connects nobody from now on, until it expires.
+   * Viewers already connected with it stay.
+   */
+  refuseTicket(): void;
 }
 
 export interface ViewerAccessOptions {
@@ -33,6 +41,16 @@ export interface ViewerAccessOptions {
   now?: () => number;
 }
 
+/**
+ * Tickets of removed viewers remembered at most: past this, the one that expires first is forgotten. Each is
+ * an owner's deliberate act, so this many is far more than any session sees, and bounds what a runaway loop costs.
+ */
+export const MAX_REFUSED_TICKETS = 1000;
+
+/** What a person connecting with a ticket of a removed viewer reads. */
+export const REFUSED_TICKET_MESSAGE =
+  "The session's owner removed you; this link no longer connects to the session. Ask the owner for a new one.";
+
 interface Held {
   scope: TicketScope;
   /** Made with a watch ticket issued then (ms): stopping the sharing drops it. */
@@ -44,6 +62,8 @@ export class ViewerAccess {
   private readonly now: () => number;
   /** Ids of spent single-use tickets (control and service ones), each kept until it can no longer be used. */
   private readonly spent = new Map<string, number>();
+  /** Ids of the tickets of removed viewers, each kept until it expires (ms); at most MAX_REFUSED_TICKETS. */
+  private readonly refused = new Map<string, number>();
   /** Watch tickets issued at or before this (ms) are refused; -Infinity until the service stops the sharing. */
   private watchCutoffMs = -Infinity;
   private readonly held = new Set<Held>();
@@ -86,6 +106,8 @@ export class ViewerAccess {
     this.forgetExpired(now);
     const grant = secret && ticket !== null ? await verifyTicket(secret, sessionId, ticket, now) : null;
     if (secret && (!grant || this.stale(grant.scope, grant.issuedMs, now))) throw unauthorized();
+    // Said in words, unlike a bad ticket: the ticket is good, and its holder should know why it no longer works.
+    if (grant && this.refused.has(grant.jti)) throw new HttpError(403, REFUSED_TICKET_MESSAGE);
     // From here on nothing waits: the checks and the spending below cannot interleave with another offer's.
     if (grant?.scope === 'control') {
       if (this.spent.has(grant.jti)) throw unauthorized();
@@ -127,6 +149,7 @@ export class ViewerAccess {
     const leave = () => void this.held.delete(held);
     return {
       scope,
+      ...(grant?.name !== undefined ? { name: grant.name } : {}),
       attach: (close) => {
         held.close = close;
         if (!this.held.has(held)) close();
@@ -136,7 +159,19 @@ export class ViewerAccess {
         leave();
         if (grant?.scope === 'control') this.spent.delete(grant.jti);
       },
+      refuseTicket: () => {
+        if (grant) this.refuse(grant.jti, grant.expiresAt * 1000);
+      },
     };
+  }
+
+  /** Refuses ticket `jti` until `until` (ms), forgetting the one that expires first past MAX_REFUSED_TICKETS. */
+  private refuse(jti: string, until: number): void {
+    this.refused.set(jti, until);
+    if (this.refused.size <= MAX_REFUSED_TICKETS) return;
+    let first: [string, number] | undefined;
+    for (const entry of this.refused) if (!first || entry[1] < first[1]) first = entry;
+    if (first) this.refused.delete(first[0]);
   }
 
   /**
@@ -178,5 +213,6 @@ export class ViewerAccess {
 
   private forgetExpired(now: number): void {
     for (const [jti, until] of this.spent) if (until <= now) this.spent.delete(jti);
+    for (const [jti, until] of this.refused) if (until <= now) this.refused.delete(jti);
   }
 }

@@ -34,6 +34,8 @@ const handlers = {
   onMessage: () => [],
   onClosed() {},
   queries: new Set<string>(),
+  controls: () => true,
+  onPeople() {},
 };
 const options = {
   host: '127.0.0.1',

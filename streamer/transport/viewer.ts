@@ -13,6 +13,7 @@ import {
   type AppMessage,
   type InputEvent,
 } from '../../protocol/data-channels.ts';
+import { PEOPLE_REQUESTS } from '../../protocol/people.ts';
 import type { RtpSink } from './rtp.ts';
 import { OfferError, withoutAudio, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
 import { ViewerLiveness } from './viewer-liveness.ts';
@@ -49,14 +50,25 @@ export interface ViewerHandlers {
   onClosed(viewer: Viewer): void;
   /** A message of the viewer was dropped: malformed, or over its rate (viewer-traffic.ts). */
   onDropped?(why: Drop, viewer: Viewer): void;
-  /** `messages` events that change nothing (queries): the only ones a watch-only viewer may send. */
+  /** `messages` events that change nothing (queries): the only ones a viewer not in control may send. */
   queries: ReadonlySet<string>;
+  /**
+   * Whether the viewer is in control now (people-hub.ts): only its input and its messages other than queries
+   * reach the application. Asked at each event, since control changes hands while the viewer is connected.
+   */
+  controls(viewer: Viewer): boolean;
+  /** One of PEOPLE_REQUESTS (protocol/people.ts), from any viewer: the stream server's, never the application's. */
+  onPeople(message: AppMessage, viewer: Viewer): void;
 }
+
+/** What a viewer not in control is told when it sends a message that would change the application. */
+export const NOT_IN_CONTROL_MESSAGE =
+  'This viewer is not in control: it may watch and ask for control, but not change the application.';
 
 export interface ViewerOptions {
   host: string;
   mediaPort: number;
-  /** A watch-only viewer's input is ignored, and of its messages only queries are answered. */
+  /** Connected with a watch ticket (or asked only to watch): a watcher among the session's people. */
   watchOnly: boolean;
   /** The ticket that made this viewer; only it may delete the viewer. Null without tickets. */
   ticket: string | null;
@@ -267,11 +279,9 @@ export class Viewer implements RtpSink {
         if (!message) return;
         // The player's, for this viewer's liveness alone: the application never sees it, a watcher may send it.
         if (message.event_type === KEEP_ALIVE_EVENT) return this.liveness.keptAlive();
-        if (this.watchOnly && !this.handlers.queries.has(message.event_type)) {
-          this.sendMessage({
-            event_type: 'error',
-            payload: { message: 'This viewer may only watch; it cannot change the application.' },
-          });
+        if (PEOPLE_REQUESTS.has(message.event_type)) return this.handlers.onPeople(message, this);
+        if (!this.handlers.queries.has(message.event_type) && !this.handlers.controls(this)) {
+          this.sendMessage({ event_type: 'error', payload: { message: NOT_IN_CONTROL_MESSAGE } });
           return;
         }
         for (const reply of this.handlers.onMessage(message, this)) this.sendMessage(reply);
@@ -280,7 +290,7 @@ export class Viewer implements RtpSink {
       this.input = dc;
       dc.onMessage((msg) => {
         this.liveness.heard();
-        if (this.watchOnly) return;
+        if (!this.handlers.controls(this)) return;
         const event = this.traffic.inputEvent(msg);
         if (event) this.handlers.onInput(event, this);
       });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containedRect, toStreamPoint } from './coordinate-mapping';
+import { containedRect, toPagePoint, toStreamPoint } from './coordinate-mapping';
 
 const stream = { width: 640, height: 360 };
 
@@ -41,5 +41,28 @@ describe('toStreamPoint', () => {
     expect(
       toStreamPoint(5, 5, { left: 0, top: 0, width: 100, height: 100 }, { width: 0, height: 0 }),
     ).toBeUndefined();
+  });
+});
+
+describe('toPagePoint', () => {
+  it('puts a stream pixel at its centre in the displayed picture, past the bars, and back to the same pixel', () => {
+    // 1600x450 element at (100, 50): scale 1.25, picture 800x450 with 400 px bars left and right.
+    const box = { left: 100, top: 50, width: 1600, height: 450 };
+    expect(toPagePoint({ x: 0, y: 0 }, box, stream)).toEqual({ x: 500.625, y: 50.625 });
+    expect(toPagePoint({ x: 320, y: 180 }, box, stream)).toEqual({ x: 900.625, y: 275.625 });
+    for (const pixel of [
+      { x: 0, y: 0 },
+      { x: 639, y: 359 },
+      { x: 17, y: 203 },
+    ]) {
+      const page = toPagePoint(pixel, box, stream)!;
+      expect(toStreamPoint(page.x, page.y, box, stream)).toEqual(pixel);
+    }
+  });
+
+  it('places nothing before the first frame or in an element not laid out', () => {
+    const box = { left: 0, top: 0, width: 100, height: 100 };
+    expect(toPagePoint({ x: 1, y: 1 }, box, { width: 0, height: 0 })).toBeUndefined();
+    expect(toPagePoint({ x: 1, y: 1 }, { ...box, width: 0 }, stream)).toBeUndefined();
   });
 });

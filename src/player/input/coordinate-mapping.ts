@@ -53,3 +53,21 @@ export function toStreamPoint(
   y = Math.min(stream.height - 1, Math.max(0, y));
   return { x: Math.floor(x), y: Math.floor(y) };
 }
+
+/**
+ * The page point over a stream pixel: the inverse of toStreamPoint, at the pixel's centre (which toStreamPoint
+ * maps back to the same pixel). Undefined before the first frame or for an element not laid out. The viewer
+ * draws another person's pointer there.
+ */
+export function toPagePoint(
+  point: { x: number; y: number },
+  box: ElementBox,
+  stream: StreamSize,
+): { x: number; y: number } | undefined {
+  if (stream.width <= 0 || stream.height <= 0 || box.width <= 0 || box.height <= 0) return undefined;
+  const picture = containedRect(box, stream);
+  return {
+    x: picture.left + (point.x + 0.5) * picture.scale,
+    y: picture.top + (point.y + 0.5) * picture.scale,
+  };
+}

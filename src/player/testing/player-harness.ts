@@ -1,7 +1,7 @@
 /** The player over a fake peer connection and a stubbed fetch that answers WHEP, for the player's tests. */
 import { afterEach, beforeEach, vi } from 'vitest';
 import { Player } from '../player';
-import type { PlayerOptions, PlayerState } from '../player-types';
+import type { MessageRecord, PlayerOptions, PlayerState } from '../player-types';
 import { FakePeerConnection } from './fake-peer-connection';
 
 export const routes = {
@@ -57,6 +57,22 @@ export async function play(h: Harness) {
   lastPeer().fireTrack();
   h.video.dispatchEvent(new Event('loadeddata'));
   await vi.advanceTimersByTimeAsync(0);
+}
+
+/**
+ * A player playing, both its channels open: `messages` records the message log's events, `receive` is a
+ * message from the application's side.
+ */
+export async function connected(overrides: Partial<PlayerOptions> = {}) {
+  const h = setup(overrides);
+  const messages: MessageRecord[] = [];
+  h.player.addEventListener('message', (m) => messages.push(m));
+  h.player.connect();
+  await play(h);
+  const peer = lastPeer();
+  peer.channel('input').open();
+  peer.channel('messages').open();
+  return { ...h, peer, messages, receive: (data: string) => peer.channel('messages').receive(data) };
 }
 
 /** Fake timers and a fresh record of peer connections for each test of the calling file. */

@@ -19,7 +19,7 @@ export function latencyLevel(rttMs: number): { color: 'success' | 'warning' | 'e
 }
 
 /** Its place on the line, kept while there is nothing to say: the page must not move when a figure comes. */
-const CHIP_SX = { ml: 1, height: 20, '& .MuiChip-label': { px: 0.75 } } as const;
+export const CHIP_SX = { ml: 1, height: 20, '& .MuiChip-label': { px: 0.75 } } as const;
 
 export function LatencyChip(props: { sample: StatsSample | undefined }) {
   const rtt = props.sample?.rttMs;

@@ -1,9 +1,10 @@
 /**
  * What the player is doing, over the video: connecting, a picture that stopped, the reconnect countdown, a
- * failure, the end (headed "Failed" in red for a session that failed, "Ended" for one that ended), and a shared
- * link whose owner stopped sharing.
+ * failure, the end (headed "Failed" in red for a session that failed, "Ended" for one that ended), a shared
+ * link whose owner stopped sharing, and a viewer an owner removed.
  */
 import LinkOffIcon from '@mui/icons-material/LinkOff';
+import PersonOffIcon from '@mui/icons-material/PersonOff';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -132,6 +133,17 @@ export function PlayerStatus(props: {
         </Alert>
       );
       break;
+    case 'removed':
+      // Nothing to retry: the ticket this viewer came with lets nobody in any more.
+      content = (
+        <Alert severity="warning" icon={<PersonOffIcon />} sx={{ maxWidth: 640, mx: 2 }}>
+          <AlertTitle>Removed</AlertTitle>
+          <Box component="span" sx={{ display: 'block' }}>
+            {state.reason}
+          </Box>
+        </Alert>
+      );
+      break;
     case 'disconnected':
       content = (
         <Alert
@@ -160,7 +172,8 @@ export function PlayerStatus(props: {
         justifyContent: 'center',
         gap: 2,
         color: 'common.white',
-        bgcolor: 'rgba(0,0,0,0.45)',
+        // A removed viewer sees the message in place of the picture, not over its last frame.
+        bgcolor: state.kind === 'removed' ? 'common.black' : 'rgba(0,0,0,0.45)',
         zIndex: 3,
       }}
     >

@@ -34,15 +34,18 @@ import { SHORT_LANDSCAPE } from '../../../lib/screens';
 import { useSound } from '../hooks/use-sound';
 import { usePanelsAfterConnecting } from '../hooks/use-panels-after-connecting';
 import { useSessionFiles } from '../hooks/use-session-files';
+import { usePeople } from '../hooks/use-people';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { LatencyChip } from './latency-chip';
 import { ClipboardPanel } from './clipboard-panel';
 import { FilesDropOverlay } from './files-drop-overlay';
 import { FilesPanel } from './files-panel';
+import { ControlChip } from './control-chip';
 import { MessagesPanel } from './messages-panel';
 import { PendingSession } from './pending-session';
 import { PlayerStatus } from './player-status';
+import { RemotePointer } from './remote-pointer';
 import { SoundHint } from './sound-control';
 import { StatsOverlay } from './stats-overlay';
 import { ViewerToolbar } from './viewer-toolbar';
@@ -61,6 +64,7 @@ const STATE_LABEL: Record<PlayerState['kind'], string> = {
   failed: 'Failed',
   ended: 'Ended',
   withdrawn: 'Sharing stopped',
+  removed: 'Removed',
   disconnected: 'Disconnected',
 };
 
@@ -113,6 +117,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
     playerRef.current?.setResize(resizeOf(choice));
   }, []);
   const sound = useSound(videoRef, hasSound);
+  const people = usePeople(watchOnly);
+  const { listen } = people.link;
   const watched = useWatchedSession(sessionId, !shared);
   const session = watched.data?.session;
   const endedReason = shared ? undefined : watched.data?.ended;
@@ -151,6 +157,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       player.addEventListener('message', (m) => setMessages((list) => [...list.slice(-199), m])),
       player.addEventListener('keyboard', setKeyboard),
       player.addEventListener('sound', setHasSound),
+      listen(player),
     ];
     player.connect();
     // A closed tab runs no cleanup; this still tells the application that the viewer left.
@@ -163,7 +170,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
       playerRef.current = undefined;
       setHasSound(false);
     };
-  }, [sessionId, watchOnly, shared, routesKey]);
+  }, [sessionId, watchOnly, shared, routesKey, listen]);
 
   // A lost connection may mean a lost session: ask now rather than at the next poll.
   const { refetch } = watched;
@@ -192,9 +199,9 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   // The reason said once, in words, under "Failed" or "Ended".
   const endWords = endedReason === undefined ? undefined : sessionEnd(endedReason, session !== undefined);
   const shown: PlayerState = endWords ? { kind: 'ended', ...endWords } : state;
-  const connected = !['disconnected', 'ended', 'withdrawn', 'failed', 'idle'].includes(shown.kind);
-  // Nothing more can come: the session is over, or the link's owner stopped sharing it.
-  const ended = shown.kind === 'ended' || shown.kind === 'withdrawn';
+  const connected = !['disconnected', 'ended', 'withdrawn', 'removed', 'failed', 'idle'].includes(shown.kind);
+  // Nothing more can come: the session is over, the link's owner stopped sharing it, or an owner removed this viewer.
+  const ended = shown.kind === 'ended' || shown.kind === 'withdrawn' || shown.kind === 'removed';
   // Once the stream is gone, nothing over it is about it any more: no keyboard to release, no figures.
   const capture = connected ? keyboard : 'idle';
   const files = useSessionFiles({
@@ -259,6 +266,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               {sessionId} ·{' '}
             </Box>
             <span data-testid="player-state">{label}</span>
+            {connected && <ControlChip people={people} />}
             <LatencyChip sample={shown.kind === 'playing' ? history.at(-1) : undefined} />
           </Typography>
         </Box>
@@ -266,6 +274,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
           <ViewerToolbar
             session={shared ? undefined : session}
             watchOnly={watchOnly}
+            people={people}
             showStats={showStats}
             fullscreen={fullscreen}
             connected={connected}
@@ -309,8 +318,13 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
           >
             <video
               ref={videoRef}
-              aria-label={watchOnly ? 'Session stream (watch only)' : 'Session stream'}
-              tabIndex={watchOnly ? -1 : 0}
+              // A watcher given control has the keyboard and pointer of an owner; an owner without it, none.
+              aria-label={
+                people.inControl
+                  ? 'Session stream'
+                  : `Session stream (${watchOnly ? 'watch only' : 'someone else is in control'})`
+              }
+              tabIndex={people.inControl ? 0 : -1}
               aria-describedby={capture === 'idle' ? undefined : KEYBOARD_HINT_ID}
               autoPlay
               muted
@@ -325,6 +339,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
             />
             <KeyboardHint capture={capture} />
             <SoundHint sound={sound} />
+            <RemotePointer people={people} video={videoRef} />
             {showStats && !ended && <StatsOverlay history={history} />}
             <PlayerStatus
               state={shown}
@@ -337,10 +352,10 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
           </Box>
           <FilesPanel files={files} />
           {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} title={named} />}
-          {shared && !ended && (
+          {shared && !ended && !people.inControl && (
             <Typography variant="body2" color="text.secondary">
               You are watching through a shared link: you see the stream, and nothing you do reaches the
-              application.
+              application unless you are given control (ask for it under People).
             </Typography>
           )}
           {panels && !watchOnly && !ended && (

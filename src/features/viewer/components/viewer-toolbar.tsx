@@ -8,10 +8,12 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import type { Session } from '../../../lib/api-client';
+import type { People } from '../hooks/use-people';
 import type { Sound } from '../hooks/use-sound';
 import type { PictureChoice } from '../api/picture-choice';
 import { LifetimeCountdown } from './lifetime-countdown';
 import { FilesButton } from './files-button';
+import { PeopleButton } from './people-button';
 import { PictureMenu } from './picture-menu';
 import { SoundControl } from './sound-control';
 
@@ -20,6 +22,7 @@ export function ViewerToolbar(props: {
   /** The session as the service describes it; absent for a watch link, which asks the API nothing. */
   session?: Session | undefined;
   watchOnly: boolean;
+  people: People;
   showStats: boolean;
   fullscreen: boolean;
   connected: boolean;
@@ -51,6 +54,7 @@ export function ViewerToolbar(props: {
       {/* Once the session has ended there is no stream to hear, measure or see bigger. */}
       {!props.ended && (
         <>
+          <PeopleButton people={props.people} />
           <SoundControl sound={props.sound} />
           <Tooltip title="Statistics (Ctrl+Shift+S)">
             <IconButton
