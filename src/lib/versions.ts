@@ -14,6 +14,11 @@ export interface VersionInfo {
    * deployment declares nothing (then the portal offers the USD stage URI, as real deployments take it).
    */
   arguments?: ArgumentDeclaration[];
+  /**
+   * The file extensions the version's program opens (an extension of this service: `opens`), lower case and
+   * without their dot; absent where the service says nothing.
+   */
+  opens?: string[];
 }
 
 /** Sorts versions newest first by SemVer precedence and marks `latest` and pre-releases. */
@@ -54,4 +59,20 @@ export function versionParam(params: URLSearchParams): string | null {
  */
 export function takesStage(version: Pick<VersionInfo, 'arguments'> | undefined): boolean {
   return version?.arguments === undefined || version.arguments.some((a) => a.name === 'usd_stage_uri');
+}
+
+/** `opens` as the service wrote it (`.OBJ`, `obj`), as the portal compares it: lower case, no dot; else absent. */
+export function readOpens(raw: unknown): string[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const opens = raw
+    .filter((e): e is string => typeof e === 'string')
+    .map((e) => e.trim().replace(/^\./, '').toLowerCase())
+    .filter((e) => e !== '');
+  return opens.length > 0 ? opens : undefined;
+}
+
+/** Whether a file of this name is one `opens` lists (by its ending, so that `tar.gz` works too). */
+export function opensFile(name: string, opens: readonly string[] | undefined): boolean {
+  const lower = name.toLowerCase();
+  return (opens ?? []).some((ext) => lower.endsWith(`.${ext}`) && lower.length > ext.length + 1);
 }

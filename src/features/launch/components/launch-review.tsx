@@ -15,6 +15,8 @@ export function LaunchReview(props: {
   /** The arguments the version asks for, each shown with its value. */
   declared: readonly ArgumentDeclaration[];
   appName: string | undefined;
+  /** The file to put into the session and open there, where one was chosen. */
+  fileToOpen?: File | undefined;
   launching: boolean;
   onBack: () => void;
   onLaunch: () => void;
@@ -34,6 +36,7 @@ export function LaunchReview(props: {
     ],
     ['Profile', profileName ? `${profileName} (${choice.profile})` : choice.profile],
     ...props.declared.map((d): [string, string] => [d.label, String(choice.arguments[d.name] ?? 'none')]),
+    ...(props.fileToOpen ? [['File to open', props.fileToOpen.name] as [string, string]] : []),
   ];
   return (
     <Stack spacing={2} component="section" aria-label="Review">

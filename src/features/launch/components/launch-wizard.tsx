@@ -1,5 +1,6 @@
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -10,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { isApiError } from '../../../lib/api-client';
+import { keepLaunchFile } from '../../../lib/launch-file';
 import { appQueries } from '../../../lib/queries/app-queries';
 import { sessionQueries } from '../../../lib/queries/session-queries';
 import { versionParam } from '../../../lib/versions';
@@ -26,6 +28,7 @@ import type { LaunchField } from '../utils/launch-refusal';
 import { preferredProfile } from '../utils/preferred-profile';
 import { ArgumentFields } from './argument-fields';
 import { AppField, ProfileField, VersionField } from './launch-fields';
+import { LaunchFileField, launchFileProblem } from './launch-file-field';
 import {
   appProblem,
   fieldMessage,
@@ -78,10 +81,15 @@ export function LaunchWizard() {
       },
       { replace: true },
     );
+  // A file to open in the session: a File lives in memory only, never in the query.
+  const [chosenFile, setChosenFile] = useState<File>();
+  const opens = versions.data?.find((v) => v.version === resolved)?.opens;
+  const fileToOpen = opens && !launchFileProblem(chosenFile, opens) ? chosenFile : undefined;
   const launch = useMutation({
     mutationFn: launchSession,
     // Ready (200) or waiting (202), the session's page takes it from here, starting from this answer.
     onSuccess: (session) => {
+      if (fileToOpen) keepLaunchFile(session.id, fileToOpen);
       queryClient.setQueryData(sessionQueries.detail(session.id).queryKey, { session, ended: undefined });
       navigate(`/sessions/${session.id}`);
       // The app bar's count and the sessions page show it now, not at their next refresh; asked once the
@@ -163,7 +171,8 @@ export function LaunchWizard() {
   // A card's Launch waits for the lists rather than showing the form for a moment before the review.
   const preparing = reviewAsked && !reviewing && !problem && (checking || apps.isPending);
   // A version that declares no arguments has no Options step: skipped, and said why.
-  const noOptions = versions.data?.some((v) => v.version === resolved) === true && declared.length === 0;
+  const noOptions =
+    versions.data?.some((v) => v.version === resolved) === true && declared.length === 0 && !opens;
   const active = reviewing ? REVIEW_STEP : !app ? 0 : !profile ? 2 : noOptions ? REVIEW_STEP : OPTIONS_STEP;
   // A step in error is marked so; a step is done only once the service confirmed it (never for a link's guess).
   const stepErrors = [errors.app, errors.version, errors.profile, wrongArgument ?? optionsError];
@@ -221,6 +230,7 @@ export function LaunchWizard() {
           choice={choice}
           declared={declared}
           appName={appName}
+          fileToOpen={fileToOpen}
           launching={launch.isPending}
           onBack={() => set({ step: null })}
           onLaunch={() => launch.mutate(choice)}
@@ -272,6 +282,7 @@ export function LaunchWizard() {
             // Emptied, a field stays empty rather than showing its default again.
             onChange={(name, text) => set({ [argumentParam(name)]: text }, true)}
           />
+          {opens && <LaunchFileField opens={opens} file={chosenFile} onChange={setChosenFile} />}
           <ReasonedButton type="submit" variant="contained" reason={reviewBlocked}>
             Review
           </ReasonedButton>

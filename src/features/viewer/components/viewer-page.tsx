@@ -33,11 +33,14 @@ import { useStageTop } from '../hooks/use-stage-top';
 import { SHORT_LANDSCAPE } from '../../../lib/screens';
 import { useSound } from '../hooks/use-sound';
 import { usePanelsAfterConnecting } from '../hooks/use-panels-after-connecting';
+import { useSessionFiles } from '../hooks/use-session-files';
 import { usePeople } from '../hooks/use-people';
 import { isViewerShortcut, useViewerShortcuts } from '../hooks/use-shortcuts';
 import { KEYBOARD_HINT_ID, KeyboardHint } from './keyboard-hint';
 import { LatencyChip } from './latency-chip';
 import { ClipboardPanel } from './clipboard-panel';
+import { FilesDropOverlay } from './files-drop-overlay';
+import { FilesPanel } from './files-panel';
 import { ControlChip } from './control-chip';
 import { MessagesPanel } from './messages-panel';
 import { PendingSession } from './pending-session';
@@ -201,6 +204,14 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
   const ended = shown.kind === 'ended' || shown.kind === 'withdrawn' || shown.kind === 'removed';
   // Once the stream is gone, nothing over it is about it any more: no keyboard to release, no figures.
   const capture = connected ? keyboard : 'idle';
+  const files = useSessionFiles({
+    sessionId,
+    session,
+    enabled: !watchOnly && !ended && !waiting,
+    canSend: shown.kind === 'playing',
+    messages,
+    send: (type, payload) => playerRef.current?.sendMessage(type, payload) ?? false,
+  });
 
   // The links of a session that is over play no more: there is nothing left to stop sharing.
   const over = endedReason !== undefined;
@@ -277,6 +288,9 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
             onDisconnect={() => playerRef.current?.disconnect()}
             onReconnect={() => playerRef.current?.connect()}
             onEnd={() => setConfirmEnd(true)}
+            files={
+              files.enabled ? { open: files.open, onToggle: () => files.setOpen(!files.open) } : undefined
+            }
           />
         )}
       </Stack>
@@ -286,6 +300,7 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
         <>
           <Box
             ref={stageRef}
+            {...files.dropTarget}
             // For end-to-end tests, with the video's own `muted`: none, muted or on.
             data-sound={sound.state}
             sx={{
@@ -333,7 +348,9 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               onRetry={() => playerRef.current?.retry()}
               onReconnect={() => playerRef.current?.connect()}
             />
+            <FilesDropOverlay dragging={files.dragging} />
           </Box>
+          <FilesPanel files={files} />
           {panels && !watchOnly && !ended && <WatchLink sessionId={sessionId} title={named} />}
           {shared && !ended && !people.inControl && (
             <Typography variant="body2" color="text.secondary">

@@ -12,6 +12,7 @@ import type { People } from '../hooks/use-people';
 import type { Sound } from '../hooks/use-sound';
 import type { PictureChoice } from '../api/picture-choice';
 import { LifetimeCountdown } from './lifetime-countdown';
+import { FilesButton } from './files-button';
 import { PeopleButton } from './people-button';
 import { PictureMenu } from './picture-menu';
 import { SoundControl } from './sound-control';
@@ -35,6 +36,8 @@ export function ViewerToolbar(props: {
   onDisconnect: () => void;
   onReconnect: () => void;
   onEnd: () => void;
+  /** The Files panel's button: the owner's viewer only. */
+  files?: { open: boolean; onToggle: () => void } | undefined;
 }) {
   return (
     // One line from a desktop's width up (the sound's hint is over the picture, not here); a phone's wraps.
@@ -83,6 +86,7 @@ export function ViewerToolbar(props: {
           </span>
         </Tooltip>
       )}
+      {props.files && !props.ended && <FilesButton {...props.files} />}
       {props.ended ? null : props.connected ? (
         <Button variant="outlined" onClick={props.onDisconnect} sx={{ whiteSpace: 'nowrap' }}>
           Disconnect
