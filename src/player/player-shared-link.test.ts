@@ -4,7 +4,7 @@
  */
 import { expect, it, vi } from 'vitest';
 import { lastPeer, play, posts, setup, whepResponse, withPlayerHarness } from './testing/player-harness';
-import { SHARING_STOPPED } from './player';
+import { REMOVED_LINK_TEXT, SHARING_STOPPED } from './player';
 
 withPlayerHarness();
 
@@ -55,6 +55,16 @@ it('stops for good, in words, when the application refuses the link’s ticket a
   expect(posts(h)).toHaveLength(2);
   expect(h.states.filter((s) => s.kind === 'reconnecting')).toHaveLength(1);
   expect(h.player.state.kind).toBe('withdrawn');
+});
+
+it('stops for good, in words, when the application refuses the link of a viewer its owner removed', async () => {
+  const refused = "The session's owner removed you; this link no longer connects to the session.";
+  const h = watcher(() => new Response(refused, { status: 403 }));
+  h.player.connect();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(h.player.state).toEqual({ kind: 'removed', reason: REMOVED_LINK_TEXT });
+  await vi.advanceTimersByTimeAsync(120_000);
+  expect(posts(h)).toHaveLength(1);
 });
 
 it('says the session has ended when the door no longer knows it', async () => {

@@ -43,6 +43,9 @@ export const SHARING_STOPPED =
 
 /** What a viewer an owner removed reads (protocol/people.ts): it cannot come back with the same ticket. */
 export const REMOVED_TEXT = "The session's owner removed you from this session.";
+/** What a removed viewer's link says when it is opened again: the application refuses its ticket (403). */
+export const REMOVED_LINK_TEXT =
+  "The session's owner removed you from this session: this link no longer connects you. Ask them for a new link.";
 
 /** The final state a shared link's player takes from a refusal, or undefined where it may try again. */
 function sharedLinkVerdict(error: SignalingError): PlayerState | undefined {
@@ -50,6 +53,8 @@ function sharedLinkVerdict(error: SignalingError): PlayerState | undefined {
     return { kind: 'ended', reason: 'This session failed, and can no longer be watched.', failed: true };
   if (error.gone === 'ended') return { kind: 'ended', reason: 'This session has ended.' };
   if (error.status === 401) return { kind: 'withdrawn', reason: SHARING_STOPPED };
+  // The application refuses a ticket whose viewer an owner removed (protocol/people.ts), for good.
+  if (error.status === 403) return { kind: 'removed', reason: REMOVED_LINK_TEXT };
   return undefined;
 }
 

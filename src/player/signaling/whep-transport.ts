@@ -42,10 +42,15 @@ async function refusal(response: Response, mode: SignalingRequest['mode']): Prom
   if (response.status === 401) {
     return 'The application did not accept this viewer’s ticket; it may have expired. Reconnecting asks for a new one.';
   }
-  // Its own sentence (a full viewer list, a busy port) says more than a status.
+  // Its own sentence (a full viewer list, a busy port, a link its owner removed) says more than a status.
   const text = (await response.text().catch(() => '')).trim();
-  if (response.status === 503 && text && text.length < 300 && !text.startsWith('<')) {
-    return `The application refused the connection (HTTP 503): ${text}`;
+  if (
+    (response.status === 503 || response.status === 403) &&
+    text &&
+    text.length < 300 &&
+    !text.startsWith('<')
+  ) {
+    return `The application refused the connection (HTTP ${response.status}): ${text}`;
   }
   return `The application refused the connection (HTTP ${response.status}).`;
 }
