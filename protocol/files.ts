@@ -84,3 +84,21 @@ export function formatBytes(bytes: number): string {
   const digits = unit === 0 || value >= 10 ? 0 : 1;
   return `${value.toFixed(digits).replace(/\.0$/, '')} ${units[unit]}`;
 }
+
+/**
+ * The `messages` event a controlling viewer sends to open one of the folder's files in the session's program
+ * (a catalog version's `launch.display.opens`): the program is restarted with the file.
+ */
+export const OPEN_FILE_EVENT = 'openFile';
+/** The application's answer to `openFile`, to that viewer alone. */
+export const OPENED_FILE_RESULT_EVENT = 'openedFileResult';
+
+/** `openFile`'s payload. */
+export interface OpenFilePayload {
+  /** A name of the folder (`fileNameProblem` allows it). */
+  name: string;
+}
+
+/** `openedFileResult`'s payload: the program was restarted with the file, or why nothing changed. */
+export type OpenedFileResultPayload =
+  { result: 'success'; name: string } | { result: 'error'; name: string; message: string };
