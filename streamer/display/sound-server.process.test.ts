@@ -19,6 +19,7 @@ import OpusScript from 'opusscript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toneCommand, TONE_FILE } from '../../e2e/support/catalogs.ts';
 import { sessionUid } from '../../sandbox/bwrap.ts';
+import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { parseArgs } from '../transport/args.ts';
@@ -181,20 +182,9 @@ describe('the sound of a display host', () => {
   it('has no sound server, no PULSE_SERVER and no audio track when the profile turns sound off', async () => {
     const { options, uid, base } = await hostOptions(false);
     let said = '';
-    const parts: DisplayParts = {
-      ...DISPLAY_PARTS,
-      async prepareSandbox(...args) {
-        const sandbox = await DISPLAY_PARTS.prepareSandbox(...args);
-        return {
-          ...sandbox,
-          spawn(...spawnArgs) {
-            const child = sandbox.spawn(...spawnArgs);
-            child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-            return child;
-          },
-        };
-      },
-    };
+    const parts = partsSeeingPrograms((child) =>
+      child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString())),
+    );
     const program = {
       command: ['sh', '-c', 'echo "PULSE_SERVER=${PULSE_SERVER-none}" >&2; exec xterm'],
       env: {},

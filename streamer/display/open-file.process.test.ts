@@ -1,0 +1,115 @@
+/**
+ * A real display host (Xvfb, xterm in its sandbox, its sound, the encoder, the stream server) whose viewer opens
+ * a file: the program is restarted with the file's path, the session and its viewer stay; requests that break a
+ * rule change nothing.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
+import { alive, processesWith } from '../../test-support/processes.ts';
+import { freePort, freeUdpPort } from '../../test-support/ports.ts';
+import { answers, until } from '../../test-support/until.ts';
+import { openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
+import { parseArgs } from '../transport/args.ts';
+import { startDisplayHost, type DisplayHost } from './display-host.ts';
+import { fileOpening } from './file-opening.ts';
+import { sandboxSettings } from './program-sandbox.ts';
+
+describe('a display host asked to open a file', () => {
+  let folder = '';
+  let host: DisplayHost;
+  let viewer: Viewer;
+  let ended: { code: number; reason: string } | null = null;
+  const spawned: number[] = [];
+  // The first program's title, to find its processes: no other run's processes carry it.
+  const first = `first-program-${process.pid}`;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'open-file-'));
+    writeFileSync(path.join(folder, 'Note.TXT'), 'hello from a file\n');
+    writeFileSync(path.join(folder, 'photo.png'), 'not a text');
+    const options = parseArgs(
+      ['--signaling-port', String(await freePort()), '--media-port', String(await freeUdpPort())],
+      {},
+    );
+    options.width = options.maxWidth = 320;
+    options.height = options.maxHeight = 200;
+    const parts = partsSeeingPrograms((child) => child.pid !== undefined && spawned.push(child.pid));
+    // `-hold` keeps the window of `cat` open, whatever `cat` finds.
+    const opening = fileOpening({
+      STREAMGATE_OPENS: 'txt',
+      STREAMGATE_OPEN_COMMAND: JSON.stringify(['xterm', '-hold', '-e', 'cat', '{file}']),
+    });
+    host = await startDisplayHost(
+      options,
+      { command: ['xterm', '-T', first], env: {}, opening },
+      () => undefined,
+      sandboxSettings(undefined),
+      parts,
+      folder,
+    );
+    void host.done.then((ending) => (ended = ending));
+    const url = `http://127.0.0.1:${host.signalingPort}`;
+    await until('the session to be ready', () => answers(`${url}/health`), 30_000);
+    viewer = await openViewer(url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await viewer?.close();
+    await host?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('changes nothing for a wrong extension, a path, or a file not in the folder', async () => {
+    const program = spawned.at(-1) as number;
+    for (const [name, message] of [
+      ['photo.png', 'This program opens only .txt files: “photo.png” is not one.'],
+      ['../x', 'A file name cannot hold “/” or “\\”: files go straight into the folder.'],
+      ['missing.txt', '“missing.txt” is not in ~/Files: upload it first.'],
+    ]) {
+      expect(await viewer.ask('openFile', 'openedFileResult', { name })).toEqual({
+        event_type: 'openedFileResult',
+        payload: { result: 'error', name, message },
+      });
+    }
+    expect(spawned).toEqual([program]);
+    expect(alive(program)).toBe(true);
+    expect(processesWith(first).length).toBeGreaterThan(0);
+    expect(ended).toBeNull();
+  }, 30_000);
+
+  it('restarts the program with the file, and the session, its picture and its viewer go on', async () => {
+    const [program] = spawned as [number];
+    const packetsBefore = viewer.videoPackets();
+    expect(await viewer.ask('openFile', 'openedFileResult', { name: 'Note.TXT' })).toEqual({
+      event_type: 'openedFileResult',
+      payload: { result: 'success', name: 'Note.TXT' },
+    });
+    expect(spawned).toHaveLength(2);
+    const next = spawned[1] as number;
+    // The old program is gone, the new one runs with the file's path as the sandbox shows it.
+    expect(alive(program)).toBe(false);
+    expect(processesWith(first)).toEqual([]);
+    expect(alive(next)).toBe(true);
+    const opened = processesWith('/home/user/Files/Note.TXT');
+    expect(opened).toContain(next);
+    expect(ended).toBeNull();
+    expect(host.stream.viewers()).toBe(1);
+    // The picture goes on: new packets reach the same viewer (the new window is drawn).
+    await until('video after the replacement', () => viewer.videoPackets() > packetsBefore, 10_000);
+    expect((await fetch(`http://127.0.0.1:${host.signalingPort}/health`)).status).toBe(200);
+  }, 30_000);
+
+  it('ends the session when the new program exits, as the first one would have', async () => {
+    const next = spawned[1] as number;
+    const xterms = processesWith('/home/user/Files/Note.TXT').filter((pid) => pid !== next);
+    expect(xterms.length).toBeGreaterThan(0);
+    // The innermost process is the program itself; ending it ends the session.
+    for (const pid of xterms) process.kill(pid, 'SIGTERM');
+    const ending = await host.done;
+    expect(ending.code).toBe(1);
+    expect(ending.reason).toMatch(/^xterm /);
+  }, 30_000);
+});
