@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
-import { alive, processesWith } from '../../test-support/processes.ts';
+import { alive, processesNamed, processesWith } from '../../test-support/processes.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
+import { sessionUid } from '../../sandbox/bwrap.ts';
 import { parseArgs } from '../transport/args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
 import { fileOpening } from './file-opening.ts';
@@ -23,6 +24,8 @@ describe('a display host asked to open a file', () => {
   let viewer: Viewer;
   let ended: { code: number; reason: string } | null = null;
   const spawned: number[] = [];
+  /** The session's user on the host, which its sound server and capture run as. */
+  let uid = 0;
   // The first program's title, to find its processes: no other run's processes carry it.
   const first = `first-program-${process.pid}`;
 
@@ -30,8 +33,10 @@ describe('a display host asked to open a file', () => {
     folder = mkdtempSync(path.join(tmpdir(), 'open-file-'));
     writeFileSync(path.join(folder, 'Note.TXT'), 'hello from a file\n');
     writeFileSync(path.join(folder, 'photo.png'), 'not a text');
+    const signalingPort = await freePort();
+    uid = sessionUid(signalingPort);
     const options = parseArgs(
-      ['--signaling-port', String(await freePort()), '--media-port', String(await freeUdpPort())],
+      ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
       {},
     );
     options.width = options.maxWidth = 320;
@@ -82,6 +87,11 @@ describe('a display host asked to open a file', () => {
 
   it('restarts the program with the file, and the session, its picture and its viewer go on', async () => {
     const [program] = spawned as [number];
+    const sound = await until('the sound to be captured', () => {
+      const [server] = processesNamed('pulseaudio', uid);
+      const [capture] = processesNamed('parec', uid);
+      return server !== undefined && capture !== undefined && { server, capture };
+    });
     const packetsBefore = viewer.videoPackets();
     expect(await viewer.ask('openFile', 'openedFileResult', { name: 'Note.TXT' })).toEqual({
       event_type: 'openedFileResult',
@@ -100,6 +110,20 @@ describe('a display host asked to open a file', () => {
     // The picture goes on: new packets reach the same viewer (the new window is drawn).
     await until('video after the replacement', () => viewer.videoPackets() > packetsBefore, 10_000);
     expect((await fetch(`http://127.0.0.1:${host.signalingPort}/health`)).status).toBe(200);
+    // The sound goes on too: the new program's sandbox has a server of its own in the session's sound folder,
+    // and the capture, restarted, stays connected to it (a capture that cannot connect exits at once).
+    expect(processesNamed('pulseaudio', uid)).not.toContain(sound.server);
+    expect(processesNamed('pulseaudio', uid)).toHaveLength(1);
+    let seen: { pid: number; at: number } | null = null;
+    await until(
+      'a capture of the new sound server',
+      () => {
+        const [capture] = processesNamed('parec', uid).filter((pid) => pid !== sound.capture);
+        if (capture !== seen?.pid) seen = capture === undefined ? null : { pid: capture, at: Date.now() };
+        return seen !== null && Date.now() - seen.at > 1_000;
+      },
+      20_000,
+    );
   }, 30_000);
 
   it('ends the session when the new program exits, as the first one would have', async () => {
