@@ -110,14 +110,17 @@ describe("the host's folder", () => {
     );
   });
 
-  function opener(opening: FileOpening | null, answer: Replacement = { started: true }) {
+  function opener(opening: FileOpening | null, answer: Replacement = { outcome: 'started' }) {
     const asked: (readonly string[])[] = [];
     const made: FileOpener = {
       opening,
       folder,
       program: ['viewer'],
       life: {
-        replace: (command) => {
+        // As ProgramLife does: the check first, in the request's turn, and nothing changes when it refuses.
+        replace: (command, check = () => null) => {
+          const refusal = check();
+          if (refusal) return Promise.resolve({ outcome: 'refused', reason: refusal });
           asked.push(command);
           return Promise.resolve(answer);
         },
@@ -159,7 +162,7 @@ describe("the host's folder", () => {
       payload: { result: 'error', message: 'This session has no ~/Files folder.' },
     });
     expect(none.asked).toEqual([]);
-    const failed = opener(texts, { started: false, reason: 'viewer exited with code 2' });
+    const failed = opener(texts, { outcome: 'failed', reason: 'viewer exited with code 2' });
     expect(await openFile('here.txt', failed.made)).toMatchObject({
       payload: { result: 'error', message: '“here.txt” could not be opened: viewer exited with code 2' },
     });

@@ -150,11 +150,15 @@ export async function openFile(name: unknown, opener: FileOpener): Promise<AppMe
   });
   const problem = openProblem(name, opener.opening);
   if (problem || !opener.opening) return refuse(problem ?? "This session's program does not open files.");
-  if (!opener.folder) return refuse(`This session has no ~/${FILES_FOLDER_NAME} folder.`);
-  const missing = folderProblem(opener.folder, shown);
-  if (missing) return refuse(missing);
-  const result = await opener.life.replace(openCommand(opener.opening, opener.program, sandboxPathOf(shown)));
-  if (!result.started) return refuse(`“${shown}” could not be opened: ${result.reason}`);
+  const folder = opener.folder;
+  if (!folder) return refuse(`This session has no ~/${FILES_FOLDER_NAME} folder.`);
+  // The folder is looked at in the request's turn: an earlier request may be restarting the program meanwhile.
+  const result = await opener.life.replace(
+    openCommand(opener.opening, opener.program, sandboxPathOf(shown)),
+    () => folderProblem(folder, shown),
+  );
+  if (result.outcome === 'refused') return refuse(result.reason);
+  if (result.outcome === 'failed') return refuse(`“${shown}” could not be opened: ${result.reason}`);
   return {
     event_type: OPENED_FILE_RESULT_EVENT,
     payload: { result: 'success', name: shown } satisfies OpenedFileResultPayload,

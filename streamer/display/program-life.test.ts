@@ -105,7 +105,7 @@ describe("a session's program", () => {
     expect(result).toBeNull();
     h.mapWindow();
     await settle();
-    expect(result).toEqual({ started: true });
+    expect(result).toEqual({ outcome: 'started' });
     expect(h.watching()).toBe(0);
     expect(h.life.pid).toBe(next?.child.pid);
 
@@ -133,13 +133,29 @@ describe("a session's program", () => {
     await settle();
     expect(h.started.map((s) => s.command[1])).toEqual(['--empty', 'a.txt']);
     h.mapWindow();
-    expect(await first).toEqual({ started: true });
+    expect(await first).toEqual({ outcome: 'started' });
     await settle();
     expect(h.started.map((s) => s.command[1])).toEqual(['--empty', 'a.txt', 'b.txt']);
     h.mapWindow();
-    expect(await second).toEqual({ started: true });
+    expect(await second).toEqual({ outcome: 'started' });
     expect(h.started.every((s) => s.aloneAtStart)).toBe(true);
     expect(h.started.filter((s) => s.child.running)).toHaveLength(1);
+    expect(h.ended()).toBeNull();
+  });
+
+  it("asks a replacement's check in its own turn, and leaves the program alone when the check refuses", async () => {
+    const h = harness();
+    let present = true;
+    const first = h.life.replace(['viewer', 'a.txt']);
+    const second = h.life.replace(['viewer', 'b.txt'], () => (present ? null : 'b.txt is gone.'));
+    await settle();
+    // Removed while the first replacement runs: the second sees it so in its turn.
+    present = false;
+    h.mapWindow();
+    expect(await first).toEqual({ outcome: 'started' });
+    expect(await second).toEqual({ outcome: 'refused', reason: 'b.txt is gone.' });
+    expect(h.started.map((s) => s.command[1])).toEqual(['--empty', 'a.txt']);
+    expect(h.started[1]?.child.signals).toEqual([]);
     expect(h.ended()).toBeNull();
   });
 
@@ -151,7 +167,7 @@ describe("a session's program", () => {
     await vi.advanceTimersByTimeAsync(START_WAIT_MS - 1);
     expect(result).toBeNull();
     await vi.advanceTimersByTimeAsync(1);
-    expect(result).toEqual({ started: true });
+    expect(result).toEqual({ outcome: 'started' });
   });
 
   it('ends the session when the replacement exits before it is up, and says why', async () => {
@@ -159,7 +175,7 @@ describe("a session's program", () => {
     const replacing = h.life.replace(['viewer', 'a.txt']);
     await settle();
     h.started[1]?.child.exit(2);
-    expect(await replacing).toEqual({ started: false, reason: 'viewer 2' });
+    expect(await replacing).toEqual({ outcome: 'failed', reason: 'viewer 2' });
     expect(h.ended()).toEqual({ code: 1, reason: 'viewer 2' });
   });
 
@@ -167,7 +183,7 @@ describe("a session's program", () => {
     const h = harness({ failOn: 'missing' });
     const result = await h.life.replace(['missing', 'a.txt']);
     const reason = 'missing could not be started: spawn ENOENT';
-    expect(result).toEqual({ started: false, reason });
+    expect(result).toEqual({ outcome: 'failed', reason });
     await settle();
     expect(h.ended()).toEqual({ code: 1, reason });
   });
@@ -179,9 +195,9 @@ describe("a session's program", () => {
     const stopping = h.life.stop();
     await vi.advanceTimersByTimeAsync(PROGRAM_GRACE_MS);
     await stopping;
-    expect(await replacing).toEqual({ started: false, reason: 'The session is ending.' });
+    expect(await replacing).toEqual({ outcome: 'refused', reason: 'The session is ending.' });
     expect(await h.life.replace(['viewer', 'b.txt'])).toEqual({
-      started: false,
+      outcome: 'refused',
       reason: 'The session is ending.',
     });
     expect(h.started).toHaveLength(1);

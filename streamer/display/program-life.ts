@@ -34,8 +34,12 @@ export type Launch = (command: readonly string[]) => Launched;
 /** Calls `listener` each time a top-level window is mapped on the display; returns what stops that. */
 export type WindowWatch = (listener: () => void) => () => void;
 
-/** What `replace` came to. */
-export type Replacement = { started: true } | { started: false; reason: string };
+/**
+ * What `replace` came to: the new program runs; nothing changed (the old one still runs, or the session is
+ * ending); or the old program was ended and the new one did not start, which ends the session.
+ */
+export type Replacement =
+  { outcome: 'started' } | { outcome: 'refused'; reason: string } | { outcome: 'failed'; reason: string };
 
 /** A program asked to stop has this long before it is killed. */
 export const PROGRAM_GRACE_MS = 2_000;
@@ -95,11 +99,13 @@ export class ProgramLife {
 
   /**
    * Ends the running program as `stop` would and starts `command` in its place, after any replacement asked for
-   * before. Resolves once the new program has mapped a window (or still runs after START_WAIT_MS), or with why
-   * it did not start; a replacement that cannot start ends the session, as the program's own exit would.
+   * before. `check`, in this replacement's turn and before anything changes, may refuse it with a sentence (a
+   * file removed while an earlier replacement ran). Resolves once the new program has mapped a window (or still
+   * runs after START_WAIT_MS), or with why it did not start: a replacement that cannot start ends the session, as
+   * the program's own exit would.
    */
-  replace(command: readonly string[]): Promise<Replacement> {
-    const turn = this.queue.then(() => this.replaceNow(command));
+  replace(command: readonly string[], check: () => string | null = () => null): Promise<Replacement> {
+    const turn = this.queue.then(() => this.replaceNow(command, check));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -113,9 +119,11 @@ export class ProgramLife {
     if (phase.name === 'replacing') await phase.stopped;
   }
 
-  private async replaceNow(command: readonly string[]): Promise<Replacement> {
-    const ending = { started: false, reason: 'The session is ending.' } as const;
+  private async replaceNow(command: readonly string[], check: () => string | null): Promise<Replacement> {
+    const ending = { outcome: 'refused', reason: 'The session is ending.' } as const;
     if (this.phase.name !== 'running') return ending;
+    const refusal = check();
+    if (refusal) return { outcome: 'refused', reason: refusal };
     const stopped = stopProgram(this.phase.program.child);
     this.to({ name: 'replacing', program: this.phase.program, stopped });
     await stopped;
@@ -128,7 +136,7 @@ export class ProgramLife {
       const reason = `${command[0]} could not be started: ${error instanceof Error ? error.message : String(error)}`;
       this.to({ name: 'ended' });
       this.endWith({ code: 1, reason });
-      return { started: false, reason };
+      return { outcome: 'failed', reason };
     }
     this.to({ name: 'running', program });
     return this.untilStarted(program);
@@ -155,9 +163,9 @@ export class ProgramLife {
         clearTimeout(timer);
         resolve(result);
       };
-      const unwatch = this.windows(() => settle({ started: true }));
-      const timer = setTimeout(() => settle({ started: true }), this.startWaitMs);
-      void program.ending.then((ended) => settle({ started: false, reason: ended.reason }));
+      const unwatch = this.windows(() => settle({ outcome: 'started' }));
+      const timer = setTimeout(() => settle({ outcome: 'started' }), this.startWaitMs);
+      void program.ending.then((ended) => settle({ outcome: 'failed', reason: ended.reason }));
     });
   }
 
