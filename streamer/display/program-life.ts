@@ -77,7 +77,7 @@ export class ProgramLife {
   /** Resolves once the session's program has ended by itself: the session ends with it. */
   readonly ended: Promise<Ending>;
   private endWith: (ending: Ending) => void = () => undefined;
-  private phase: Phase = { name: 'stopped' };
+  private phase: Phase;
   /** Replacements, one after the other: never two programs at once. */
   private queue: Promise<unknown> = Promise.resolve();
 
