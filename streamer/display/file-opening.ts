@@ -9,20 +9,16 @@ import path from 'node:path';
 import { SANDBOX_HOME } from '../../sandbox/bwrap.ts';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import {
+  FILE_PLACEHOLDER,
   fileNameProblem,
   FILES_FOLDER_NAME,
+  OPEN_COMMAND_ENV,
   OPENED_FILE_RESULT_EVENT,
+  OPENS_ENV,
   type OpenedFileResultPayload,
 } from '../../protocol/files.ts';
 import { ArgumentError } from '../transport/args.ts';
 import type { ProgramLife } from './program-life.ts';
-
-/** Comma list of the extensions the program opens, lower case, without their dot. */
-export const OPENS_ENV = 'STREAMGATE_OPENS';
-/** The command that opens a file, as a JSON array of strings, one of which holds FILE_PLACEHOLDER. */
-export const OPEN_COMMAND_ENV = 'STREAMGATE_OPEN_COMMAND';
-/** Replaced, in the open command's arguments, by the file's path as the program sees it. */
-export const FILE_PLACEHOLDER = '{file}';
 
 /** What the program opens, and how; absent for a program that opens no files. */
 export interface FileOpening {
