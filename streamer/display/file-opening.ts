@@ -28,7 +28,7 @@ export interface FileOpening {
   command: readonly string[] | null;
 }
 
-// Letters and digits, with dots inside for extensions such as `tar.gz`.
+// Letters, digits, `_`, `+` and `-`, with dots inside for extensions such as `tar.gz` (the catalog allows fewer).
 const EXTENSION = /^[a-z0-9_+-]+(\.[a-z0-9_+-]+)*$/;
 
 /** Reads the two variables; null when the program opens no files. Throws a sentence when they are malformed. */
