@@ -93,6 +93,16 @@ export const OPEN_FILE_EVENT = 'openFile';
 /** The application's answer to `openFile`, to that viewer alone. */
 export const OPENED_FILE_RESULT_EVENT = 'openedFileResult';
 
+/**
+ * What a display program opens, as the service tells its display host (a catalog version's `launch.display.opens`
+ * and `open_command`), only for a program that opens files: the extensions, lower case and without their dot, as
+ * a comma list, and the command that opens one as a JSON array of strings, FILE_PLACEHOLDER in one argument.
+ */
+export const OPENS_ENV = 'STREAMGATE_OPENS';
+export const OPEN_COMMAND_ENV = 'STREAMGATE_OPEN_COMMAND';
+/** Replaced, in the open command, by the file's path as the program sees it (`~/Files/<name>`). */
+export const FILE_PLACEHOLDER = '{file}';
+
 /** `openFile`'s payload. */
 export interface OpenFilePayload {
   /** A name of the folder (`fileNameProblem` allows it). */

@@ -31,3 +31,18 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Pids of the processes named `name` (pulseaudio, parec) that run as host user `uid`. */
+export function processesNamed(name: string, uid: number): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const uids = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+      if (/^Name:\s+(.*)$/m.exec(status)?.[1] === name && Number(uids) === uid) found.push(Number(pid));
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return found;
+}

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canBind } from '../../server/runners/port-pool.ts';
+import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { parseArgs } from '../transport/args.ts';
 import { Encoder } from '../transport/encoder.ts';
@@ -38,23 +39,12 @@ describe('a display host whose encoder cannot start', () => {
     const { options, signalingPort } = await hostOptions();
     const made: { xPid?: number; socket?: string; programPid?: number; listening?: boolean } = {};
     const parts: DisplayParts = {
-      ...DISPLAY_PARTS,
+      ...partsSeeingPrograms((child) => (made.programPid = child.pid)),
       async startXServer(...args) {
         const x = await DISPLAY_PARTS.startXServer(...args);
         made.xPid = x.pid;
         made.socket = x.socket;
         return x;
-      },
-      async prepareSandbox(...args) {
-        const sandbox = await DISPLAY_PARTS.prepareSandbox(...args);
-        return {
-          ...sandbox,
-          spawn(...spawnArgs) {
-            const child = sandbox.spawn(...spawnArgs);
-            made.programPid = child.pid;
-            return child;
-          },
-        };
       },
       async startEncoder() {
         made.listening = !(await canBind(signalingPort, 'tcp'));

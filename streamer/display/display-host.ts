@@ -9,20 +9,22 @@
  * Everything a start makes goes into one scope (scope.ts) as it is made: a start that fails at any step,
  * and `close`, undo all of it, newest first.
  */
-import type { ChildProcess } from 'node:child_process';
 import type { AppMessage } from '../../protocol/data-channels.ts';
+import { OPEN_FILE_EVENT } from '../../protocol/files.ts';
 import { resizedTo, type StreamerOptions } from '../transport/args.ts';
 import { Encoder, type EncoderOptions } from '../transport/encoder.ts';
 import { bandwidthOf, chooseEncoder, type EncoderSize } from '../transport/ffmpeg-args.ts';
 import { ResizeThrottle } from '../transport/resize-throttle.ts';
 import { encoderNeverStarted, startStreamServer, type StreamServer } from '../transport/stream-server.ts';
+import type { Viewer } from '../transport/viewer.ts';
 import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture } from './capture.ts';
 import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
 import { cursorMessage } from './cursor-png.ts';
 import { inputHandler } from './display-input.ts';
+import { openFile, type FileOpening } from './file-opening.ts';
 import { PictureWatch } from './picture-watch.ts';
-import { programEnding, Tail } from './program-ending.ts';
+import { ProgramLife, sandboxLauncher } from './program-life.ts';
 import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
 import { Scope } from './scope.ts';
 import { SoundServer } from './sound-server.ts';
@@ -36,6 +38,8 @@ export interface Program {
   env: Record<string, string>;
   /** The display offers OpenGL (catalog `launch.display.opengl`, default true). */
   opengl?: boolean;
+  /** The files it opens (catalog `launch.display.opens`), which `openFile` restarts it with. */
+  opening?: FileOpening | null;
 }
 
 export interface DisplayHost {
@@ -79,19 +83,6 @@ export const DISPLAY_PARTS: DisplayParts = {
   startCapture: (display, authFile, options) => DamageCapture.start(display, authFile, options),
   openFiles: openSessionFiles,
 };
-
-/** A program asked to stop has this long before it is killed. */
-const PROGRAM_GRACE_MS = 2_000;
-
-/** Stops the program (SIGTERM, then SIGKILL after a grace period) and waits until it has exited. */
-async function stopProgram(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const force = setTimeout(() => child.kill('SIGKILL'), PROGRAM_GRACE_MS);
-  await exited;
-  clearTimeout(force);
-}
 
 /** The sentence a session fails with when the capture stops. */
 export function captureFailure(reason: string): string {
@@ -150,26 +141,27 @@ export async function startDisplayHost(
 
     // Started first, so that its start-up overlaps the stream server's and the encoder's. The program sees its
     // display and its own settings in its sandbox, nothing of this process's environment.
-    const [file] = program.command as [string, ...string[]];
-    const tail = new Tail();
     const sound = options.audio
       ? scope.use(SoundServer.prepare(sandbox.uid, log), (made) => made?.close())
       : null;
-    const launched = sound?.wrap(program.command, program.env) ?? program;
-    const display = { socket: x.socket, authFile: x.authFile };
+    const display = { name: x.display, socket: x.socket, authFile: x.authFile };
     // The session's folder, the program's ~/Files, made before the program and released after it.
     const files = await scope.adopt(parts.openFiles(options.filesMb, sandbox.uid, log), (made) =>
       made.close(),
     );
-    const child = sandbox.spawn(launched.command, launched.env, display, sound?.hostDir, files.folder.dir);
-    scope.defer(() => stopProgram(child));
+    const life = scope.use(
+      new ProgramLife(
+        sandboxLauncher(sandbox, display, sound, program.env, log, files.folder.dir),
+        program.command,
+        (listener) => {
+          client.on('window', listener);
+          return () => void client.off('window', listener);
+        },
+      ),
+      (made) => made.stop(),
+    );
     if (sound) scope.defer(sound.capture());
-    const programEnded = programEnding(child, file, sandbox, tail);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      tail.add(chunk);
-      process.stderr.write(chunk);
-    });
-    log(`started ${program.command.join(' ')} (pid ${child.pid ?? '?'}) on ${x.display}`);
+    const opener = { opening: program.opening ?? null, folder: files.folder.dir, program: program.command, life };
 
     /** Replaced once the capture runs: the cursor then follows the viewer's pointer in the next frame. */
     let pointerAt = (px: number, py: number): void => void client.pointer(px, py);
@@ -183,7 +175,11 @@ export async function startDisplayHost(
       () => pointerAt,
       (width, height) => resize(width, height),
     );
-    const answer = (message: AppMessage): AppMessage[] => {
+    const answer = (message: AppMessage, viewer: Viewer): AppMessage[] => {
+      if (message.event_type === OPEN_FILE_EVENT) {
+        void openFile(message.payload.name, opener).then((reply) => viewer.sendMessage(reply));
+        return [];
+      }
       if (message.event_type === 'clipboard') {
         const text = message.payload.text;
         if (typeof text !== 'string' || text.length > CLIPBOARD_MAX_BYTES) {
@@ -204,7 +200,7 @@ export async function startDisplayHost(
         {
           queries: new Set(),
           onInput: (event) => applyInput(event),
-          onMessage: (message) => answer(message),
+          onMessage: (message, viewer) => answer(message, viewer),
           readiness: () => (ready ? size : null),
           untilReady,
           onViewers: (count, controlling) => {
@@ -301,7 +297,7 @@ export async function startDisplayHost(
     const done = Promise.race([
       // A program whose display went away ends too, a moment before the X server's end is seen: the X server's
       // reason (the display out of its memory, say) says more than the program's lost connection.
-      programEnded.then((ended) => (ended.code === 0 ? ended : theDisplaysIfSoon(x.exited, ended))),
+      life.ended.then((ended) => (ended.code === 0 ? ended : theDisplaysIfSoon(x.exited, ended))),
       x.exited.then((reason) => ({ code: 1, reason })),
       neverStreams.then((reason) => ({ code: 1, reason })),
       captureFailed,

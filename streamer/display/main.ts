@@ -1,12 +1,15 @@
 /**
  * Entry point of the display host: `node --import tsx streamer/display/main.ts <flags> -- program args...`,
  * with the flags of the sample application (streamer/args.ts) and the program's own environment in
- * STREAMGATE_PROGRAM_ENV (JSON) and its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts). It exits when the program does: 0 when the program exited 0, else 1,
- * after a last line saying why. Everything it started (display, program, its sound server and capture, encoder)
+ * STREAMGATE_PROGRAM_ENV (JSON), its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts), and for
+ * a program that opens files, which and how in STREAMGATE_OPENS and STREAMGATE_OPEN_COMMAND (file-opening.ts). It
+ * exits when the session's program does (the one it runs last: opening a file replaces it, program-life.ts): 0
+ * when the program exited 0, else 1, after a last line saying why. Everything it started (display, program, its sound server and capture, encoder)
  * stops with it; STREAMGATE_AUDIO=off (a profile's `audio: false`) starts no sound server at all.
  */
 import { ArgumentError, parseArgs } from '../transport/args.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
+import { fileOpening } from './file-opening.ts';
 import { SANDBOX_ENV, sandboxSettings } from './program-sandbox.ts';
 import { installStop, servingLine } from '../transport/lifecycle.ts';
 
@@ -32,6 +35,7 @@ try {
     command: argv.slice(split + 1),
     env: programEnv(process.env.STREAMGATE_PROGRAM_ENV),
     opengl: process.env.STREAMGATE_OPENGL !== '0',
+    opening: fileOpening(process.env),
   };
   sandboxing = sandboxSettings(process.env[SANDBOX_ENV]);
 } catch (err) {

@@ -108,13 +108,17 @@ export async function prepareProgramSandbox(
     }
   }
   const group = dirs;
-  /** Kills by the kernel for memory, before this program started (a restarted host shares none). */
+  /**
+   * Kills by the kernel for memory before the latest program started (a restarted host shares none; a program
+   * that replaced another, program-life.ts, is not blamed for its predecessor's).
+   */
   const oomKills = () => oomKillsIn(group);
-  const before = oomKills();
+  let before = oomKills();
   const uid = sessionUid(signalingPort);
   return {
     uid,
     spawn(command, env, display, soundDir, filesDir) {
+      before = oomKills();
       const launch = sandboxLaunch({
         command,
         env,

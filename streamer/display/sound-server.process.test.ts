@@ -4,7 +4,7 @@
  * heard at 440 Hz; with sound off there is neither a server nor an audio track; and nothing of the sound outlives
  * the host, nor a start that fails after its server started.
  */
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -19,6 +19,8 @@ import OpusScript from 'opusscript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toneCommand, TONE_FILE } from '../../e2e/support/catalogs.ts';
 import { sessionUid } from '../../sandbox/bwrap.ts';
+import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
+import { processesNamed as processes } from '../../test-support/processes.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { parseArgs } from '../transport/args.ts';
@@ -29,21 +31,6 @@ import { SoundServer } from './sound-server.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const tone = { command: toneCommand(), env: {} };
 const withToneFile = sandboxSettings(JSON.stringify({ files: { root, names: [TONE_FILE] } }));
-
-/** Pids of the processes named `name` (pulseaudio, parec) that run as host user `uid`. */
-function processes(name: string, uid: number): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const uids = /^Uid:\s+(\d+)/m.exec(status)?.[1];
-      if (/^Name:\s+(.*)$/m.exec(status)?.[1] === name && Number(uids) === uid) found.push(Number(pid));
-    } catch {
-      // ended between the listing and the read
-    }
-  }
-  return found;
-}
 
 /** The sound folders of display hosts (sound-server.ts) left in the temporary folder. */
 /** The sound folders of the session's user `uid` (others may belong to sessions running beside the tests). */
@@ -181,20 +168,9 @@ describe('the sound of a display host', () => {
   it('has no sound server, no PULSE_SERVER and no audio track when the profile turns sound off', async () => {
     const { options, uid, base } = await hostOptions(false);
     let said = '';
-    const parts: DisplayParts = {
-      ...DISPLAY_PARTS,
-      async prepareSandbox(...args) {
-        const sandbox = await DISPLAY_PARTS.prepareSandbox(...args);
-        return {
-          ...sandbox,
-          spawn(...spawnArgs) {
-            const child = sandbox.spawn(...spawnArgs);
-            child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-            return child;
-          },
-        };
-      },
-    };
+    const parts = partsSeeingPrograms((child) =>
+      child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString())),
+    );
     const program = {
       command: ['sh', '-c', 'echo "PULSE_SERVER=${PULSE_SERVER-none}" >&2; exec xterm'],
       env: {},
