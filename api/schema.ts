@@ -698,13 +698,13 @@ export interface components {
                 "application/json": components["schemas"]["HTTPError"];
             };
         };
-        /** @description The name is not allowed, in words. */
+        /** @description The name is not allowed, in words (`detail` a sentence); or, as at every session endpoint, the session id is malformed (`detail` the list of what is wrong, as in ValidationFailed). */
         FileNameRefused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["HTTPError"];
+                "application/json": components["schemas"]["HTTPError"] | components["schemas"]["HTTPValidationError"];
             };
         };
         /** @description Why the viewer was not connected, in words (the application's own, or the service's). */

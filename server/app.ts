@@ -27,6 +27,7 @@ import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { doorRoutes } from './routes/door.ts';
+import { fileRoutes } from './routes/files.ts';
 import { Door } from './door/door.ts';
 import { loadDoorConfig } from './door/door-config.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -114,9 +115,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, {
       origin: config.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
       // A portal on another origin reads the door's viewer resource and relays (CONTRACT §21).
-      exposedHeaders: ['Location', 'Link', 'Retry-After'],
+      exposedHeaders: ['Location', 'Link', 'Retry-After', 'Content-Disposition'],
     });
   }
   await app.register(securityHeaders, {
@@ -154,6 +155,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     audit,
   });
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
+  await app.register(fileRoutes, { prefix: '/api', manager, publicHost: config.publicHost, audit });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog, door });
   await app.register(auditRoutes, { prefix: '/api', audit });
   await app.register(catalogImages, { catalog, catalogFile: config.catalogPath });
