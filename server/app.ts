@@ -16,6 +16,7 @@ import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
 import { Answers } from './http/answers.ts';
 import { auth } from './http/auth-hook.ts';
+import { bodyDeadline } from './http/body-deadline.ts';
 import { catalogImages } from './http/catalog-images.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { BODY_LIMIT, errorHandler, refuseDeclaredOversize } from './http/error-handler.ts';
@@ -57,7 +58,8 @@ export interface AppDeps {
 
 /**
  * Time-outs that cut off slow clients (slowloris): the headers must arrive within 10 s and the whole
- * request within 30 s; a connection silent for 30 s is closed. Node checks the first two every second.
+ * request within 30 s; a connection silent for 30 s is closed. Node checks the headers every second; the whole
+ * request is the service's to check (http/body-deadline.ts), so that uploads of a session's files may take longer.
  */
 export const TIMEOUTS = {
   headersMs: 10_000,
@@ -90,10 +92,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     routerOptions: { maxParamLength: 1024 },
     http: {
       headersTimeout: TIMEOUTS.headersMs,
-      requestTimeout: TIMEOUTS.requestMs,
+      // Node's would hold every request, a long upload too, to TIMEOUTS.requestMs: bodyDeadline does instead.
+      requestTimeout: 0,
       connectionsCheckingInterval: TIMEOUTS.checkEveryMs,
     },
-    requestTimeout: TIMEOUTS.requestMs,
+    requestTimeout: 0,
     connectionTimeout: TIMEOUTS.idleMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
     clientErrorHandler,
@@ -108,6 +111,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   const allowedMethods = recordApiRoutes(app);
 
   app.addHook('onRequest', refuseDeclaredOversize);
+  app.addHook('onRequest', bodyDeadline(TIMEOUTS.requestMs));
   // One line per request, with everything a reader needs; written after the answer, in batches (answers.ts).
   const answers = new Answers(app);
   answers.consume(logRequests);
