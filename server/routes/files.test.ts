@@ -194,6 +194,10 @@ describe('who may reach a session’s files', () => {
     expect(seen).toEqual([]);
     // A ticket is no failed sign-in: nothing of these is in the audit log.
     expect(await auditLines('sign-in-failed')).toEqual([]);
+    // Elsewhere a ticket is a credential like any other, refused and recorded as one.
+    const elsewhere = await call('GET', `/api/stream/${ID}`, withTicket(await ticketOf('control')));
+    expect([elsewhere.status, detail(elsewhere)]).toEqual([403, 'Not authenticated']);
+    expect(await auditLines('sign-in-failed')).toHaveLength(1);
   });
 
   it('answers 404, 410 and 409 for a session that is unknown, failed or not ready, and 502 when its application is silent', async () => {
@@ -241,7 +245,11 @@ describe('forwarding', () => {
     ]);
     const long = await call('PUT', files(`/${'x'.repeat(300)}`), bearer('alice'), Buffer.from('a'));
     expect([long.status, detail(long)]).toEqual([422, 'A file name can be at most 255 bytes long.']);
+    // No HEAD: it would fetch a whole file to drop it.
+    const head = await call('HEAD', files('/a.txt'), bearer('alice'));
+    expect([head.status, head.headers.allow]).toEqual([405, 'DELETE, GET, PUT']);
     const badFormat = await call('GET', files('?format=tar'), bearer('alice'));
+
     expect(badFormat.status).toBe(422);
     expect(seen).toHaveLength(2);
   });

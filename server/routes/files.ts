@@ -199,6 +199,8 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
 
   contractRoute(app, 'listFiles', {
     attachValidation: true,
+    // Fastify's HEAD would fetch the whole file or zip from the application only to drop it.
+    exposeHeadRoute: false,
     handler: async (request, reply) => {
       const caller = await allowed(request);
       // The query names only `format=zip`, which the contract checks.
@@ -217,6 +219,8 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
 
   contractRoute(app, 'downloadFile', {
     attachValidation: true,
+    // Fastify's HEAD would fetch the whole file or zip from the application only to drop it.
+    exposeHeadRoute: false,
     handler: async (request, reply) => {
       const caller = await allowed(request);
       const { name } = request.params;
