@@ -285,6 +285,19 @@ describe('forwarding', () => {
     expect(answer.body.length).toBeLessThan(1000);
   });
 
+  it('answers 502 when the application stops after its headers, before any of its body', async () => {
+    behaviour = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': 1000 });
+      res.flushHeaders();
+      setImmediate(() => res.socket?.destroy());
+    };
+    const answer = await call('GET', files('?format=zip'), bearer('alice'));
+    expect([answer.status, detail(answer)]).toEqual([
+      502,
+      'The session’s application did not answer; it may be restarting. Try again in a moment.',
+    ]);
+  });
+
   it('passes the application’s refusals on with their words: 413, 507, 422', async () => {
     for (const [status, words] of [
       [413, 'The file is larger than the whole folder (512 MB).'],

@@ -11,15 +11,15 @@
  * never: a watch link is anyone's.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NO_AUDIT, type Audit, type AuditAction, type AuditDetail } from '../audit/audit.ts';
-import { canUseSessions } from '../auth/tokens.ts';
 import { DomainError, forbidden, NOT_AUTHENTICATED, notFound, ValidationFailure } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
+import { errorHandler } from '../http/error-handler.ts';
 import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import { fileNameProblem, MAX_FILES_MB, ZIP_FORMAT } from '../../protocol/files.ts';
 import { placement, signalingUrl, type AppPlace } from './app-place.ts';
-import { sessionAccess, type SessionAccess } from './session-access.ts';
+import { mayUseSessions, sessionAccess } from './session-access.ts';
 import { sessionEvent } from './session-audit.ts';
 
 /** No upload can be larger than the largest folder a profile may give a session. */
@@ -70,6 +70,16 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { bodyLimit: MAX_UPLOAD_BYTES }, (_request, _payload, done) => done(null));
 
+  /** Requests whose answer is the application's, streamed: its headers are set on the reply. */
+  const answering = new WeakSet<FastifyRequest>();
+  // An application that fails after its headers but before any byte of its body has sent the client nothing
+  // yet: it gets the 502 of an application that did not answer, without the headers of the answer that failed.
+  app.setErrorHandler<FastifyError>((error, request, reply) => {
+    if (!answering.has(request)) return errorHandler(error, request, reply);
+    for (const name of PASSED_HEADERS) reply.removeHeader(name);
+    return reply.code(502).send({ detail: UNREACHABLE });
+  });
+
   /** The caller and the session's application, or the refusal thrown: 403, 404, 410, 409. */
   async function allowed(request: FastifyRequest<{ Params: { session_id: string } }>): Promise<Caller> {
     const invalid = request.validationError;
@@ -77,7 +87,7 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
     // A malformed id is a 422 at the path, as everywhere; a name the contract refuses is checked below, in words.
     if (invalid instanceof ValidationFailure && invalid.issues.some((issue) => issue.loc[1] === 'session_id'))
       throw invalid;
-    const who = await callerOf(request, id, access);
+    const who = await callerOf(request, id);
     const place = placement(who.record, publicHost);
     if (!place) {
       throw new DomainError(
@@ -89,15 +99,12 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
     return { ...who, place };
   }
 
-  async function callerOf(request: FastifyRequest, id: string, sessions: SessionAccess) {
+  /** Who calls, by a token (as every session endpoint decides) or by a control ticket of this session. */
+  async function callerOf(request: FastifyRequest, id: string) {
     const ticket = request.viewerTicket;
     if (ticket === null) {
-      if (!canUseSessions(request.principal)) {
-        throw forbidden(
-          'Your role may read the catalog but not use sessions; ask an administrator for the user role.',
-        );
-      }
-      return { record: sessions.live(request, id), user: request.principal.user, byTicket: false };
+      mayUseSessions(request);
+      return { record: access.live(request, id), user: request.principal.user, byTicket: false };
     }
     const record = manager.get(id);
     if (!record) throw notFound('No session has this id; it may have ended.');
@@ -193,6 +200,7 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
       const value = answer.headers[name];
       if (value !== undefined) reply.header(name, value);
     }
+    answering.add(request);
     void reply.send(answer);
     return status;
   }
