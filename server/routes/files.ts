@@ -139,6 +139,9 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
   async function forward(caller: Caller, call: Call, request: FastifyRequest, reply: FastifyReply) {
     const ticket = await manager.filesTicket(caller.record.id);
     if (ticket === undefined) throw notFound('No session has this id; it may have ended.');
+    // A client that went away while its call was being decided has nothing left to send or to read.
+    const gone = () => request.raw.socket.destroyed;
+    if (gone()) return null;
     const url = new URL(signalingUrl(caller.place, call.path));
     // Kept alive in words only (each call has a connection of its own, closed once answered): an application that
     // answers an upload before reading all of it (a refusal) then reads the rest away, as Node's server does,
@@ -162,11 +165,9 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
     // Silence either way (an application that hangs, or a client that stopped sending) ends the call.
     outgoing.setTimeout(appIdleMs, () => outgoing.destroy());
     // A client that goes away, before or while the answer streams, takes the call with it.
-    const client = request.raw;
-    const gone = () => {
+    reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) outgoing.destroy();
-    };
-    reply.raw.once('close', gone);
+    });
     const body = call.body;
     if (body) {
       body.stream.once('close', () => {
@@ -184,7 +185,7 @@ export const fileRoutes: FastifyPluginAsync<FileRoutesOptions> = async (app, opt
     });
     if (!answer) {
       body?.stream.unpipe(outgoing);
-      if (client.destroyed) return null;
+      if (gone()) return null;
       throw new DomainError(502, UNREACHABLE);
     }
     // An application that answered before taking the whole upload (a refusal) is sent no more of it, and the
