@@ -38,7 +38,7 @@ export interface FileRoutesOptions {
   publicHost: string;
   /** Where uploads, downloads and deletions are recorded (CONTRACT §22); absent: nowhere. */
   audit?: Audit;
-  /** How long the application may stay silent mid-call; APP_IDLE_MS by default (tests shorten it). */
+  /** How long the application may stay silent mid-call; APP_IDLE_MS by default. */
   appIdleMs?: number;
 }
 
