@@ -379,6 +379,8 @@ export interface components {
         };
         VersionItem: {
             version: string;
+            /** @description What kinds of file a person's own file may be opened with (extension): file name extensions, lower case, without the dot (`stl`, `pdf`). The portal offers to open a file of the session's folder whose name ends so; the program restarts with it. Absent: the version opens none. */
+            opens?: string[];
             /** @description The launch arguments this version declares (extension, CONTRACT §20): the portal builds its fields from them and POST /stream checks `arguments` against them. An empty list: the version takes none. Absent: nothing is declared (other deployments), and `arguments` pass unchecked. */
             arguments?: components["schemas"]["ArgumentDeclaration"][];
         };
@@ -403,6 +405,8 @@ export interface components {
         VersionDetail: {
             version: string;
             description: string;
+            /** @description What kinds of file a person's own file may be opened with (extension): file name extensions, lower case, without the dot (`stl`, `pdf`). The portal offers to open a file of the session's folder whose name ends so; the program restarts with it. Absent: the version opens none. */
+            opens?: string[];
         };
         Profile: {
             id: components["schemas"]["Identifier"];
@@ -622,10 +626,10 @@ export interface components {
             items: components["schemas"]["Session"][];
         };
         /**
-         * @description `end`: a person ended a session (`user`; `detail.owner` when it was someone else's); `session-ended`: it ended by itself (`detail.cause`: failed, idle, lifetime, exited, shutdown, unsaved), under its owner; `extend`: a person let a session run longer (`detail.minutes`, `detail.ends_at`).
+         * @description `end`: a person ended a session (`user`; `detail.owner` when it was someone else's); `session-ended`: it ended by itself (`detail.cause`: failed, idle, lifetime, exited, shutdown, unsaved), under its owner; `extend`: a person let a session run longer (`detail.minutes`, `detail.ends_at`); `file-upload`, `file-download`, `file-delete`: a person put a file into a session's folder (`detail.name`, `detail.bytes`), took one or the whole folder (`detail.name`, `zip` for the folder) or removed one (`detail.name`); `detail.via` is `control ticket` when a viewer's ticket, not a token, allowed it.
          * @enum {string}
          */
-        AuditAction: "sign-in-failed" | "launch" | "admin-try" | "end" | "session-ended" | "ticket" | "stop-sharing" | "extend";
+        AuditAction: "sign-in-failed" | "launch" | "admin-try" | "end" | "session-ended" | "ticket" | "stop-sharing" | "extend" | "file-upload" | "file-download" | "file-delete";
         AuditEvent: {
             /** Format: date-time */
             time: string;
@@ -694,13 +698,13 @@ export interface components {
                 "application/json": components["schemas"]["HTTPError"];
             };
         };
-        /** @description The name is not allowed, in words. */
+        /** @description The name is not allowed, in words (`detail` a sentence); or, as at every session endpoint, the session id is malformed (`detail` the list of what is wrong, as in ValidationFailed). */
         FileNameRefused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["HTTPError"];
+                "application/json": components["schemas"]["HTTPError"] | components["schemas"]["HTTPValidationError"];
             };
         };
         /** @description Why the viewer was not connected, in words (the application's own, or the service's). */

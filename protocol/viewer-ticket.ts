@@ -8,7 +8,7 @@
  * audience, subject and expiry itself, which is where hand-written token code usually goes wrong.
  */
 import { closeSync, readFileSync } from 'node:fs';
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export type TicketScope = 'control' | 'watch';
 export const TICKET_SCOPES: readonly TicketScope[] = ['control', 'watch'];
@@ -206,6 +206,21 @@ async function verified(
     return typeof payload.jti === 'string' ? payload : null;
   } catch (error) {
     if (error instanceof errors.JOSEError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Whether `token` has the form of a viewer ticket (a JWT for the viewers' audience), unverified: what tells a
+ * ticket from an API token or an access token before the session's secret is at hand. Only a check with that
+ * secret (`verifyTicket`) says what it grants.
+ */
+export function isViewerTicket(token: string): boolean {
+  if (token.length === 0 || token.length > MAX_TICKET_LENGTH) return false;
+  try {
+    return decodeJwt(token).aud === AUDIENCE;
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return false;
     throw error;
   }
 }

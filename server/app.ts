@@ -16,6 +16,7 @@ import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
 import { Answers } from './http/answers.ts';
 import { auth } from './http/auth-hook.ts';
+import { bodyDeadline } from './http/body-deadline.ts';
 import { catalogImages } from './http/catalog-images.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { BODY_LIMIT, errorHandler, refuseDeclaredOversize } from './http/error-handler.ts';
@@ -27,6 +28,7 @@ import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { doorRoutes } from './routes/door.ts';
+import { fileRoutes } from './routes/files.ts';
 import { Door } from './door/door.ts';
 import { loadDoorConfig } from './door/door-config.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -56,7 +58,8 @@ export interface AppDeps {
 
 /**
  * Time-outs that cut off slow clients (slowloris): the headers must arrive within 10 s and the whole
- * request within 30 s; a connection silent for 30 s is closed. Node checks the first two every second.
+ * request within 30 s; a connection silent for 30 s is closed. Node checks the headers every second; the whole
+ * request is the service's to check (http/body-deadline.ts), so that uploads of a session's files may take longer.
  */
 export const TIMEOUTS = {
   headersMs: 10_000,
@@ -89,10 +92,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     routerOptions: { maxParamLength: 1024 },
     http: {
       headersTimeout: TIMEOUTS.headersMs,
-      requestTimeout: TIMEOUTS.requestMs,
+      // Node's would hold every request, a long upload too, to TIMEOUTS.requestMs: bodyDeadline does instead.
+      requestTimeout: 0,
       connectionsCheckingInterval: TIMEOUTS.checkEveryMs,
     },
-    requestTimeout: TIMEOUTS.requestMs,
+    requestTimeout: 0,
     connectionTimeout: TIMEOUTS.idleMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
     clientErrorHandler,
@@ -107,6 +111,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   const allowedMethods = recordApiRoutes(app);
 
   app.addHook('onRequest', refuseDeclaredOversize);
+  app.addHook('onRequest', bodyDeadline(TIMEOUTS.requestMs));
   // One line per request, with everything a reader needs; written after the answer, in batches (answers.ts).
   const answers = new Answers(app);
   answers.consume(logRequests);
@@ -114,9 +119,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, {
       origin: config.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
       // A portal on another origin reads the door's viewer resource and relays (CONTRACT §21).
-      exposedHeaders: ['Location', 'Link', 'Retry-After'],
+      exposedHeaders: ['Location', 'Link', 'Retry-After', 'Content-Disposition'],
     });
   }
   await app.register(securityHeaders, {
@@ -154,6 +159,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
     audit,
   });
   await app.register(doorRoutes, { prefix: '/api', manager, door, publicHost: config.publicHost });
+  await app.register(fileRoutes, { prefix: '/api', manager, publicHost: config.publicHost, audit });
   await app.register(adminRoutes, { prefix: '/api', manager, catalog, door });
   await app.register(auditRoutes, { prefix: '/api', audit });
   await app.register(catalogImages, { catalog, catalogFile: config.catalogPath });

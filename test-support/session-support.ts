@@ -28,6 +28,7 @@ export const testSettings: ProfileSettings = {
   warm: 0,
   gpus: 1,
   limits: { cpus: 1, memoryMb: 4096, pids: 512 },
+  filesMb: 512,
 };
 
 /** The launch command of the stand-in application, its ports and host left to the manager to fill in. */

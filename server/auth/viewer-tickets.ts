@@ -9,9 +9,12 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CONTROL_TICKET_MAX_S,
+  signFilesTicket,
   signServiceTicket,
   signTicket,
+  verifyTicket,
   type IssuedTicket,
+  type TicketGrant,
   type TicketScope,
 } from '../../protocol/viewer-ticket.ts';
 
@@ -87,5 +90,15 @@ export class ViewerTickets {
   /** The service's order to `sessionId`'s application: refuse watch tickets issued until `cutoffMs`. */
   serviceTicket(sessionId: string, cutoffMs: number): Promise<string> {
     return signServiceTicket(this.secretOf(sessionId), sessionId, cutoffMs);
+  }
+
+  /** The service's ticket for one call to `sessionId`'s files on its application (protocol/files.ts). */
+  filesTicket(sessionId: string): Promise<string> {
+    return signFilesTicket(this.secretOf(sessionId), sessionId);
+  }
+
+  /** What a viewer ticket of `sessionId` grants, or null (checked only: using it up is the application's). */
+  verify(sessionId: string, ticket: string): Promise<TicketGrant | null> {
+    return verifyTicket(this.secretOf(sessionId), sessionId, ticket);
   }
 }

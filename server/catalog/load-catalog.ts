@@ -19,6 +19,7 @@ import {
 } from './model.ts';
 import { CatalogError, Checker, type Obj, type Path } from './catalog-checker.ts';
 import { IMAGE_KEYS, imageFile, imageProblem, type ImageKey } from './images.ts';
+import { checkOpenCommand, checkOpens } from './display-opens.ts';
 import { checkSettings } from './profile-settings.ts';
 import { checkDeclarations, checkTemplates } from './launch-arguments.ts';
 import { byNameThenId, compareVersionsDesc } from './queries.ts';
@@ -32,13 +33,20 @@ function checkLaunch(c: Checker, value: unknown, path: Path): LaunchSpec {
     c.fail(path, 'a launch has either "command" (and "env", "files") or "display", not both');
   }
   const keys = ['network', 'opengl'] as const;
-  const display = c.object(obj.display, [...path, 'display'], ['command', 'env', 'files', ...keys]);
-  const spec = checkCommand(c, display, [...path, 'display']);
+  const at = [...path, 'display'];
+  const display = c.object(obj.display, at, ['command', 'env', 'files', ...keys, 'opens', 'open_command']);
+  const spec = checkCommand(c, display, at);
   for (const key of keys) {
     const value = display[key];
     if (value === undefined) continue;
-    if (typeof value !== 'boolean') c.fail([...path, 'display', key], `"${key}" must be true or false`);
+    if (typeof value !== 'boolean') c.fail([...at, key], `"${key}" must be true or false`);
     spec[key] = value;
+  }
+  if (display.opens !== undefined) spec.opens = checkOpens(c, display.opens, [...at, 'opens']);
+  if (display.open_command !== undefined) {
+    if (spec.opens === undefined)
+      c.fail([...at, 'open_command'], '"open_command" needs "opens": the extensions of the files it opens');
+    spec.openCommand = checkOpenCommand(c, display.open_command, [...at, 'open_command']);
   }
   return { display: spec };
 }
@@ -105,6 +113,8 @@ function checkVersions(c: Checker, value: unknown, path: Path): CatalogVersion[]
         const display = 'display' in launch;
         const command = display ? launch.display.command : launch.command;
         checkTemplates(c, command, declared, [...at, 'launch', ...(display ? ['display'] : []), 'command']);
+        const open = display ? launch.display.openCommand : undefined;
+        if (open) checkTemplates(c, open, declared, [...at, 'launch', 'display', 'open_command']);
       }
     }
     return result;

@@ -1,4 +1,5 @@
 import type { ArgumentDeclaration } from './launch-arguments.ts';
+import { DEFAULT_FILES_MB } from '../../protocol/files.ts';
 
 /**
  * The catalog once loaded and checked: applications with their versions, and profiles with the
@@ -22,6 +23,16 @@ export interface CommandSpec {
   network?: boolean;
   /** Catalog `opengl: false`: its display offers no OpenGL, and saves the memory of an OpenGL driver. */
   opengl?: boolean;
+  /**
+   * Catalog `opens` (display programs only): the extensions, lower case without the dot, of a person's files the
+   * program can open (display-opens.ts).
+   */
+  opens?: string[];
+  /**
+   * Catalog `open_command` (with `opens` only): the program and arguments that open a person's file, which goes
+   * where `{file}` is; absent, `command` with the file appended.
+   */
+  openCommand?: string[];
 }
 
 /**
@@ -66,6 +77,11 @@ export interface ProfileSettings {
   limits: { cpus: number; memoryMb: number; pids: number };
   /** Where its Slurm jobs go (catalog `slurm: {partition, account, qos, constraint}`, CONTRACT §18). */
   slurm?: SlurmPlacement;
+  /**
+   * The size of a session's folder of files, the program's `~/Files`, in MiB (catalog `files_mb`, default
+   * DEFAULT_FILES_MB, at most MAX_FILES_MB; protocol/files.ts).
+   */
+  filesMb: number;
 }
 
 /** The Slurm options of a profile's jobs; each optional, Slurm's defaults otherwise. */
@@ -143,6 +159,7 @@ export const DEFAULT_SETTINGS: ProfileSettings = {
   audio: true,
   gpus: 1,
   limits: { cpus: 1, memoryMb: 4096, pids: 512 },
+  filesMb: DEFAULT_FILES_MB,
 };
 
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -1,9 +1,11 @@
 /**
  * A profile's `settings` in the catalog: sizes, timeouts, viewers, codec, sound (CONTRACT §19), GPUs, the
- * sandbox's limits (CONTRACT §17) and where its Slurm jobs go (CONTRACT §18); every key optional.
+ * sandbox's limits (CONTRACT §17), where its Slurm jobs go (CONTRACT §18) and the size of a session's folder of
+ * files (protocol/files.ts); every key optional.
  */
 import type { Checker, Path } from './catalog-checker.ts';
 import { DEFAULT_SETTINGS, type ProfileSettings, type SlurmPlacement } from './model.ts';
+import { MAX_FILES_MB } from '../../protocol/files.ts';
 
 export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSettings {
   if (value === undefined) return { ...DEFAULT_SETTINGS };
@@ -20,6 +22,7 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
       'gpus',
       'limits',
       'slurm',
+      'files_mb',
     ],
   ]);
   const d = DEFAULT_SETTINGS;
@@ -39,6 +42,7 @@ export function checkSettings(c: Checker, value: unknown, path: Path): ProfileSe
     audio: (obj.audio as boolean | undefined) ?? d.audio,
     gpus: c.integer(obj, 'gpus', path, 0, 16, d.gpus),
     limits: checkLimits(c, obj.limits, [...path, 'limits']),
+    filesMb: c.integer(obj, 'files_mb', path, 1, MAX_FILES_MB, d.filesMb),
   };
   if (obj.lifetime_min !== undefined) {
     const maxMin = settings.maxLifetimeMs / 60_000;

@@ -7,11 +7,17 @@
  * A credential that looks like a JWT is an access token of the site's identity provider when one is set
  * (CONTRACT §22, auth/oidc.ts): one verified before is answered at once, a new one after its verification.
  * Everything else, and a JWT the provider refuses, is looked up in the tokens file as before.
+ *
+ * A few routes also take a viewer ticket of their session in its place (the session's files, which a person
+ * with a control ticket reaches without an API token). Only the session's secret tells what a ticket grants, so
+ * such a credential is let through to the route, unverified, as `viewerTicket`, with a principal that has no
+ * role: neither refused here nor counted as a failed sign-in. The route checks it.
  */
 import type { FastifyPluginAsync, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { bearerJwt, type OidcVerifier } from '../auth/oidc.ts';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
+import { bearerToken, isViewerTicket } from '../../protocol/viewer-ticket.ts';
 import { DomainError, NOT_AUTHENTICATED } from '../errors.ts';
 import { AuthThrottle } from './auth-throttle.ts';
 import { NO_AUDIT, type Audit } from '../audit/audit.ts';
@@ -20,6 +26,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set for every /api request. */
     principal: Principal;
+    /**
+     * A viewer ticket presented where an API token would be, on a route that takes one (TICKET_ROUTES), not yet
+     * verified; null otherwise. Its principal is TICKET_HOLDER until the route has checked it.
+     */
+    viewerTicket: string | null;
   }
 }
 
@@ -33,6 +44,10 @@ const PUBLIC = [
   /^\/api\/\*$/,
   /^\/api\/stream\/:session_id\/whep(\/:viewer_id)?$/,
 ];
+/** Routes that take a viewer ticket of their session instead of a user's token: the session's files. */
+const TICKET_ROUTES = [/^\/api\/stream\/:session_id\/files(\/:name)?$/];
+/** Who presents a viewer ticket, until the route has checked it: nobody with any role. */
+export const TICKET_HOLDER: Principal = Object.freeze({ user: '(viewer ticket)', roles: [] });
 /** Outside /api, only the metrics need a caller (an admin): they tell how busy the service is. */
 const METRICS = '/metrics';
 
@@ -80,6 +95,7 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (
   { tokens, oidc = null, throttle = new AuthThrottle(), audit = NO_AUDIT },
 ) => {
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('viewerTicket', null);
   if (oidc) oidc.log = app.log.child({ component: 'sign-in' });
   // Callback style rather than async: this runs on every request, and a promise per hook costs.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -88,11 +104,18 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (
     const route = request.routeOptions.url ?? '';
     const guarded = route === METRICS || (route.startsWith('/api/') && !PUBLIC.some((re) => re.test(route)));
     if (!guarded) return done();
+    const credential = request.headers.authorization;
+    // Before the anonymous set-up's shortcut: a watch link is refused what it may not reach there too.
+    const ticket = bearerToken(credential);
+    if (ticket !== null && isViewerTicket(ticket) && TICKET_ROUTES.some((re) => re.test(route))) {
+      request.principal = TICKET_HOLDER;
+      request.viewerTicket = ticket;
+      return done();
+    }
     if (tokens === null && oidc === null) {
       request.principal = ANONYMOUS;
       return done();
     }
-    const credential = request.headers.authorization;
     // No credential guesses nothing: 403 as ever, and it costs nothing.
     if (!credential) return done(new DomainError(403, NOT_AUTHENTICATED));
     const refusal = throttle.refusal(request.ip, request.log);

@@ -17,7 +17,7 @@ import type { operations } from '../../api/schema.ts';
 import { compileValidator, openApiDocument, optionalBody } from './validation.ts';
 
 type Json = Record<string, unknown>;
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'delete';
 
 interface Parameter {
   name: string;
@@ -97,7 +97,7 @@ function operationSchema(operation: Json): FastifySchema {
 }
 
 interface Operation {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify's form: `:id` for the contract's `{id}`. */
   url: string;
   schema: FastifySchema;
@@ -106,7 +106,7 @@ interface Operation {
 /** Every operation of the contract by its `operationId`, read once. */
 const byId = new Map<string, Operation>();
 for (const [path, item] of Object.entries(openApiDocument.paths as Record<string, Json>)) {
-  for (const method of ['get', 'post', 'delete'] as const satisfies Method[]) {
+  for (const method of ['get', 'post', 'put', 'delete'] as const satisfies Method[]) {
     const operation = item[method] as Json | undefined;
     if (!operation) continue;
     byId.set(String(operation.operationId), {

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { DomainError, ValidationFailure, type ValidationIssue } from '../errors.ts';
+import { formatBytes } from '../../protocol/files.ts';
 
 /** Bodies over this are refused with 413 (CONTRACT section 5). */
 export const BODY_LIMIT = 64 * 1024;
@@ -13,12 +14,21 @@ const TOO_LARGE = `The request body is over ${BODY_LIMIT / 1024} KiB; send a sma
 const INTERNAL = 'Something went wrong on our side; try again, and tell the operator if it keeps failing.';
 
 /**
- * Refuses a body declared over the limit before reading it, whatever its content type. Callback style: it
- * runs on every request, and an async hook costs a promise each time.
+ * Refuses a body declared over the limit before reading it, whatever its content type: the route's own limit
+ * where it has one (a session's files take large uploads), else BODY_LIMIT. Callback style: it runs on every
+ * request, and an async hook costs a promise each time.
  */
 export const refuseDeclaredOversize: onRequestHookHandler = (request, _reply, done) => {
   const length = Number(request.headers['content-length'] ?? 0);
-  if (length > BODY_LIMIT) return done(new DomainError(413, TOO_LARGE));
+  const limit = Math.max(BODY_LIMIT, request.routeOptions.bodyLimit ?? BODY_LIMIT);
+  if (length > limit) {
+    return done(
+      new DomainError(
+        413,
+        limit === BODY_LIMIT ? TOO_LARGE : `The request body is over ${formatBytes(limit)}.`,
+      ),
+    );
+  }
   done();
 };
 

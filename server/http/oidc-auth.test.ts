@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FAILED_AUTH_BURST } from './auth-throttle.ts';
 import { KEYS_COOLDOWN_MS } from '../auth/oidc.ts';
+import { signTicket } from '../../protocol/viewer-ticket.ts';
 import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 import {
   forgedTokens,
@@ -68,6 +69,16 @@ describe('access tokens of the identity provider beside the tokens file', () => 
     expect((await get('/api/cfg/apps', bearer('bob'))).statusCode).toBe(200);
     expect((await get('/api/admin/capacity', bearer('ada'))).statusCode).toBe(200);
     expect((await get('/api/cfg/apps', {})).json()).toEqual(NOT_AUTHENTICATED);
+  });
+
+  it("leaves a viewer ticket on a session's files to the route: the provider does not refuse it first", async () => {
+    const id = crypto.randomUUID();
+    const { ticket } = await signTicket(new Uint8Array(32), id, 'control', 60);
+    const files = await t.app.inject({ url: `/api/stream/${id}/files`, headers: jwt(ticket) });
+    expect([files.statusCode, files.json()]).toEqual([
+      404,
+      { detail: 'No session has this id; it may have ended.' },
+    ]);
   });
 
   it('takes a static token and an access token of the same name for one person', async () => {

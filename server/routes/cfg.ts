@@ -4,6 +4,7 @@
  * handler runs.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { versionOpens } from '../catalog/display-opens.ts';
 import { imageAddress } from '../catalog/images.ts';
 import type { Catalog, CatalogApp, CatalogProfile } from '../catalog/model.ts';
 import { filterApps, findApp, findVersion, profilesFor, splitTags } from '../catalog/queries.ts';
@@ -53,10 +54,15 @@ export const cfgRoutes: FastifyPluginAsync<CfgRoutesOptions> = async (app, { cat
       const found = findApp(catalog, id);
       if (!found) throw notFound(`No application has id "${id}".`);
       // Declared arguments travel with each version (CONTRACT §20); undeclared versions carry none.
-      const items = found.versions.map((v) => ({
-        version: v.version,
-        ...(v.arguments ? { arguments: v.arguments } : {}),
-      }));
+      // So do the kinds of file a version opens, for the portal's "Open with" (display-opens.ts).
+      const items = found.versions.map((v) => {
+        const opens = versionOpens(v);
+        return {
+          version: v.version,
+          ...(opens ? { opens } : {}),
+          ...(v.arguments ? { arguments: v.arguments } : {}),
+        };
+      });
       return { count: items.length, items };
     },
   });
@@ -68,7 +74,8 @@ export const cfgRoutes: FastifyPluginAsync<CfgRoutesOptions> = async (app, { cat
       if (!found) throw notFound(`No application has id "${id}".`);
       const v = findVersion(found, version);
       if (!v) throw notFound(`${found.name} has no version "${version}"; list its versions to pick one.`);
-      return { version: v.version, description: v.description };
+      const opens = versionOpens(v);
+      return { version: v.version, description: v.description, ...(opens ? { opens } : {}) };
     },
   });
 

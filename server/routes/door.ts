@@ -7,13 +7,12 @@
  * both alike.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { probeHost } from '../sessions/health-probe.ts';
 import { contractRoute } from '../http/contract.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
-import type { SessionManager, SessionRecord } from '../sessions/types.ts';
+import type { SessionManager } from '../sessions/types.ts';
 import type { Door } from '../door/door.ts';
 import { linkHeaders } from '../door/turn-credentials.ts';
-import { hostPort } from '../door/host-port.ts';
+import { placement, signalingUrl } from './app-place.ts';
 
 /** The application's own limit on an offer (streamer/transport/signaling.ts). */
 export const DOOR_MAX_BODY_BYTES = 64 * 1024;
@@ -40,12 +39,6 @@ function refuse(reply: FastifyReply, status: number, text: string, headers: Reco
     .headers({ 'cache-control': 'no-store', ...headers })
     .type('text/plain; charset=utf-8')
     .send(text);
-}
-
-/** Where the application of a ready session listens: its node, or the address the local runner bound. */
-function placement(record: SessionRecord, publicHost: string) {
-  if (record.state !== 'ready' || !record.ports) return undefined;
-  return { host: probeHost(record.host ?? publicHost), ports: record.ports };
 }
 
 export const doorRoutes: FastifyPluginAsync<DoorRoutesOptions> = async (app, options) => {
@@ -104,7 +97,7 @@ export const doorRoutes: FastifyPluginAsync<DoorRoutesOptions> = async (app, opt
       const id = request.params.session_id;
       const place = target(id, reply);
       if (!place) return reply;
-      const url = new URL(`http://${hostPort(place.host, place.ports.signaling)}/whep`);
+      const url = new URL(signalingUrl(place, '/whep'));
       if (request.query.mode === 'watch') url.searchParams.set('mode', 'watch');
       const auth = request.headers.authorization;
       const answer = await forward(url.toString(), {
@@ -150,7 +143,7 @@ export const doorRoutes: FastifyPluginAsync<DoorRoutesOptions> = async (app, opt
         return refuse(reply, 404, 'No such viewer; its session may have ended.');
       }
       const auth = request.headers.authorization;
-      const answer = await forward(`http://${hostPort(place.host, place.ports.signaling)}/whep/${viewerId}`, {
+      const answer = await forward(signalingUrl(place, `/whep/${viewerId}`), {
         method: 'DELETE',
         headers: auth ? { authorization: auth } : {},
       });

@@ -20,14 +20,17 @@ export function before(check: (request: FastifyRequest) => void): preValidationH
   };
 }
 
-/** Checked before the request is: a role that may not use sessions learns nothing more (FastAPI's order). */
-export const requireSessions = before((request) => {
+/** A 403 for a caller whose role may not use sessions. */
+export function mayUseSessions(request: FastifyRequest): void {
   if (!canUseSessions(request.principal)) {
     throw forbidden(
       'Your role may read the catalog but not use sessions; ask an administrator for the user role.',
     );
   }
-});
+}
+
+/** Checked before the request is: a role that may not use sessions learns nothing more (FastAPI's order). */
+export const requireSessions = before(mayUseSessions);
 
 /**
  * Whose sessions a list shows: an admin's, everyone's or the person named in `user`; anyone else's, their own,

@@ -5,6 +5,8 @@
  * joined to the session's control group.
  */
 import { appEntry } from './app-bundles.ts';
+import type { CommandSpec } from '../catalog/model.ts';
+import { FILE_PLACEHOLDER } from '../catalog/display-opens.ts';
 import type { SessionRequest } from '../sessions/types.ts';
 import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
 import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
@@ -129,6 +131,7 @@ function commandOf(input: LaunchInput): Command {
         ...secretPipe.env,
         STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}),
         ...(display.opengl === false ? { STREAMGATE_OPENGL: '0' } : {}),
+        ...opensEnv(display, fill),
         [SANDBOX_ENV]: JSON.stringify(sandboxing),
       },
       announcesReady: true,
@@ -168,6 +171,22 @@ function commandOf(input: LaunchInput): Command {
     env: { ...env, ...secretPipe.env },
     announcesReady: true,
     extra: secretPipe.extra,
+  };
+}
+
+/**
+ * What a display program opens of a person's files, for the display host (catalog `opens`, `open_command`):
+ * the extensions, and the command with `{file}` where the file goes (the version's command with it appended
+ * when the catalog gives none), its other templates filled in as the program's are. Nothing for a program that
+ * opens none.
+ */
+function opensEnv(display: CommandSpec, fill: (command: string[]) => string[]): Record<string, string> {
+  if (!display.opens) return {};
+  return {
+    STREAMGATE_OPENS: display.opens.join(','),
+    STREAMGATE_OPEN_COMMAND: JSON.stringify(
+      fill(display.openCommand ?? [...display.command, FILE_PLACEHOLDER]),
+    ),
   };
 }
 

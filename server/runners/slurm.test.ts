@@ -2,12 +2,12 @@
  * The Slurm runner against Slurm's tools played by the test: what squeue, sbatch, scancel and sinfo
  * print is made here, in the formats the runner asks for; the shared directory is a temporary one.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SlurmRunner } from './slurm.ts';
-import { placedFile } from './slurm-files.ts';
+import { placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { gpusOf, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type { RunExit, RunObserver } from './runner.ts';
@@ -138,7 +138,12 @@ describe('the Slurm runner', () => {
   it('submits one job per session with its GPUs, partition and lifetime, and says in words why it waits', async () => {
     const slurm = runner();
     await slurm.open();
-    await slurm.start(spec('s1', { gpus: 1, slurm: { partition: 'gpu', qos: 'interactive' } }), observer());
+    const environment = { STREAMGATE_FILES_MB: '2048' };
+    const asked = spec('s1', { gpus: 1, slurm: { partition: 'gpu', qos: 'interactive' } });
+    await slurm.start({ ...asked, environment }, observer());
+    // The application's environment (its folder's size among it) travels to the node in the job's spec.
+    const written = JSON.parse(await readFile(specFile(dir, 's1'), 'utf8')) as JobSpec;
+    expect(written.environment).toEqual(environment);
     expect(cluster.submitted[0]).toEqual(
       expect.arrayContaining([
         '--job-name=streamgate-s1',

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { ViewerTickets } from '../auth/viewer-tickets.ts';
-import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
+import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
 import { LocalRunner } from '../runners/local.ts';
 import type { Runner } from '../runners/runner.ts';
@@ -210,6 +210,20 @@ class Manager implements SessionManager {
   ): Promise<IssuedTicket | undefined> {
     const session = this.held.visible(id);
     return session && this.tickets ? issueTicket(session, this.tickets, scope, ttlS, name) : undefined;
+  }
+
+  async checkTicket(id: string, ticket: string): Promise<TicketGrant | null> {
+    return this.liveSession(id) && this.tickets ? this.tickets.verify(id, ticket) : null;
+  }
+
+  async filesTicket(id: string): Promise<string | undefined> {
+    return this.liveSession(id) && this.tickets ? this.tickets.filesTicket(id) : undefined;
+  }
+
+  /** Whether `id` is a session people may reach: pending or ready. */
+  private liveSession(id: string): boolean {
+    const phase = this.held.visible(id)?.phase;
+    return phase === 'queued' || phase === 'starting' || phase === 'ready';
   }
 
   async stopSharing(id: string): Promise<{ watchersDropped: number } | undefined> {

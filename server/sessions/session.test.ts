@@ -93,10 +93,14 @@ afterEach(() => vi.useRealTimers());
 
 describe('a session', () => {
   it('launches through its runner, asks where it was placed, and is ready on the first good answer', async () => {
-    const s = session();
+    const s = session({ filesMb: 2048 });
     await s.launch();
     expect(s.phase).toBe('starting');
-    expect(runner.spec?.environment).toMatchObject({ STREAMGATE_ALLOWED_ORIGINS: 'https://portal.example' });
+    expect(runner.spec?.environment).toMatchObject({
+      STREAMGATE_ALLOWED_ORIGINS: 'https://portal.example',
+      // The size of its folder of files, from its profile.
+      STREAMGATE_FILES_MB: '2048',
+    });
     runner.place(5000);
     await pass(100);
     expect(s.phase).toBe('starting');

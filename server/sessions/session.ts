@@ -20,6 +20,7 @@ import type { EndCause, SessionLogger, SessionRecord, SessionRequest } from './t
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import { DomainError } from '../errors.ts';
 import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
+import { DEFAULT_FILES_MB } from '../../protocol/files.ts';
 
 export type { Phase, SessionEvent };
 
@@ -119,6 +120,8 @@ export class Session extends SessionCore {
       environment: {
         STREAMGATE_ALLOWED_ORIGINS: viewerOrigins.join(','),
         STREAMGATE_MAX_VIEWERS: String(settings.maxViewers ?? 8),
+        // The size of the session's folder of files (protocol/files.ts), which the application keeps.
+        STREAMGATE_FILES_MB: String(settings.filesMb ?? DEFAULT_FILES_MB),
       },
     };
     this.launching = runner

@@ -7,7 +7,7 @@ import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
-import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
+import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { H264Choice } from '../../protocol/h264-encoder.ts';
 import type { ServiceSandbox } from '../runners/service-sandbox.ts';
 import type { components } from '../../api/schema.ts';
@@ -218,6 +218,17 @@ export interface SessionManager {
     ttlS?: number,
     name?: string,
   ): Promise<IssuedTicket | undefined>;
+  /**
+   * What a viewer ticket of the pending or ready session `id` grants, checked with its secret and not used up
+   * (the application uses up a control ticket when it connects its viewer; the files routes only look at it);
+   * null when it grants nothing or the session is unknown, failed or ending.
+   */
+  checkTicket(id: string, ticket: string): Promise<TicketGrant | null>;
+  /**
+   * The service's files ticket for one call to the application of the pending or ready session `id`
+   * (protocol/files.ts); undefined when the session is unknown, failed or ending.
+   */
+  filesTicket(id: string): Promise<string | undefined>;
   /**
    * Stops the sharing of a pending or ready session: every watch ticket issued so far stops working, and its
    * application drops the viewers they made (at once when it is ready, else once it is). Undefined when the

@@ -13,6 +13,9 @@ export const AUDIT_ACTIONS: Record<AuditAction, string> = {
   ticket: 'Viewer ticket',
   'stop-sharing': 'Stop sharing',
   extend: 'Extend',
+  'file-upload': 'File uploaded',
+  'file-download': 'File downloaded',
+  'file-delete': 'File deleted',
   'sign-in-failed': 'Sign-in failed',
 };
 
