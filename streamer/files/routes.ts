@@ -12,6 +12,9 @@ import { ZIP_FORMAT } from '../../protocol/files.ts';
 import { bearerToken, verifyFilesTicket } from '../../protocol/viewer-ticket.ts';
 import { FilesError, type FilesFolder } from './folder.ts';
 
+/** How long an unread upload is read away after its refusal, for the client to read the refusal, before the cut. */
+const REFUSAL_LINGER_MS = 2_000;
+
 /** What the signaling server hands over with a request to /files. */
 export interface FilesRequest {
   req: IncomingMessage;
@@ -63,10 +66,15 @@ export function filesRoutes(folder: FilesFolder, sessionId: string, secret: Uint
       res.end(body === undefined ? '' : JSON.stringify(body));
     };
     const refuse = (status: number, detail: string, extra: Record<string, string> = {}) => {
-      // A body left unread would hold the connection: it is closed once the refusal is out.
+      // A body left unread (a refusal before the upload is read) is read away for a moment, then the connection
+      // is cut: cut at once, the client (the service, forwarding) would meet a reset while still sending, before
+      // it read the refusal, and could only say that the application did not answer.
       const unread = !req.readableEnded;
       send(status, { detail }, unread ? { ...extra, Connection: 'close' } : extra);
-      if (unread) res.once('finish', () => req.destroy());
+      if (unread) {
+        req.resume();
+        res.once('finish', () => setTimeout(() => req.destroy(), REFUSAL_LINGER_MS).unref());
+      }
     };
     /** Streams `body` as the answer; a reader that goes away, or a source that fails, ends the connection. */
     const stream = async (body: Readable, extra: Record<string, string>) => {
