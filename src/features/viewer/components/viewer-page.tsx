@@ -358,7 +358,8 @@ export default function ViewerPage({ shared }: { shared?: WatchLinkData } = {}) 
               application unless you are given control (ask for it under People).
             </Typography>
           )}
-          {panels && !watchOnly && !ended && (
+          {/* The clipboard follows control: a watcher given control shares it too. */}
+          {panels && (!watchOnly || people.inControl) && !ended && (
             <ClipboardPanel
               messages={messages}
               canSend={shown.kind === 'playing'}

@@ -174,10 +174,13 @@ describe('the people of a session, for a watcher', () => {
     const h = await opened(`/sessions/${sessionId}?mode=watch`);
     await h.people({ you: 'guest-1', controller: 'owner-1', people: [ada, guest1] });
     expect(h.stream).toHaveAccessibleName('Session stream (watch only)');
+    expect(screen.queryByRole('region', { name: 'Clipboard' })).not.toBeInTheDocument();
     const input = h.peer.channel('input');
     input.open();
     await h.people({ you: 'guest-1', controller: 'guest-1', people: [ada, guest1] });
     expect(screen.getByText('You are in control')).toBeInTheDocument();
+    // The clipboard follows control.
+    expect(await screen.findByRole('region', { name: 'Clipboard' })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(
       'You are in control: your keys and pointer reach the program.',
     );
@@ -191,6 +194,7 @@ describe('the people of a session, for a watcher', () => {
     await h.people({ you: 'guest-1', controller: 'owner-1', people: [ada, guest1] });
     expect(await screen.findByText('Ada took control back.')).toBeInTheDocument();
     expect(h.stream).toHaveAttribute('tabindex', '-1');
+    expect(screen.queryByRole('region', { name: 'Clipboard' })).not.toBeInTheDocument();
   });
 
   it('draws the pointer of the one in control where its stream pixel shows, and hides it when it stands still', async () => {
