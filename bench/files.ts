@@ -37,7 +37,7 @@ profiles:
     name: Files
     description: A folder large enough for the bench's file.
     applications: [{ id: '*', versions: ['*'] }]
-    settings: { width: 1280, height: 720, fps: 30, files_mb: ${MB * 2 + 64} }
+    settings: { width: 1280, height: 720, fps: 30, files_mb: ${MB * 3 + 64} }
 `;
 
 /** Resident memory of process `pid`, in MB. */

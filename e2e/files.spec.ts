@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { fromBuffer } from 'yauzl';
 import { startStack, type Stack } from './support/stack';
@@ -128,24 +129,26 @@ test('a file larger than what is left is refused in words, and leaves nothing', 
   });
   await page.getByLabel('Session stream', { exact: true }).dispatchEvent('drop', { dataTransfer: transfer });
   await expect(panel.getByText(/larger than the session’s whole folder|does not fit/).first()).toBeVisible();
-  // Through the API, a 600 MB upload into the 512 MB folder: refused at its announced length, in words.
-  const refusal = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(`${files}/huge.bin`, {
-      method: 'PUT',
-      headers: {
-        ...as(ALICE),
-        'content-type': 'application/octet-stream',
-        'content-length': 600 * 1024 * 1024,
-      },
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.write(Buffer.alloc(64 * 1024));
+  // Through the API, a 600 MB upload into the 512 MB folder, sent as fast as it goes: refused at its announced
+  // length, in the application's words (its refusal reaches the client, not a reset while it still sends).
+  const total = 600 * 1024 * 1024;
+  let sent = 0;
+  const zeros = Buffer.alloc(256 * 1024);
+  const huge = new Readable({
+    read() {
+      if (sent >= total) return void this.push(null);
+      sent += zeros.length;
+      this.push(zeros);
+    },
   });
+  const answer = await fetch(`${files}/huge.bin`, {
+    method: 'PUT',
+    headers: { ...as(ALICE), 'content-type': 'application/octet-stream', 'content-length': String(total) },
+    body: Readable.toWeb(huge) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  const refusal = { status: answer.status, body: await answer.text() };
+  huge.destroy();
   expect(refusal.status).toBe(413);
   expect((JSON.parse(refusal.body) as { detail: string }).detail).toMatch(/larger than|MB/);
   const after = await listing();

@@ -69,8 +69,10 @@ export function filesRoutes(folder: FilesFolder, sessionId: string, secret: Uint
       // A body left unread (a refusal before the upload is read) is read away for a moment, then the connection
       // is cut: cut at once, the client (the service, forwarding) would meet a reset while still sending, before
       // it read the refusal, and could only say that the application did not answer.
+      // Not `Connection: close`: with it Node's server closes the socket as soon as the answer is out, and the
+      // client, still sending, meets EPIPE before it reads the answer.
       const unread = !req.readableEnded;
-      send(status, { detail }, unread ? { ...extra, Connection: 'close' } : extra);
+      send(status, { detail }, extra);
       if (unread) {
         req.resume();
         res.once('finish', () => setTimeout(() => req.destroy(), REFUSAL_LINGER_MS).unref());
