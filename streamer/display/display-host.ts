@@ -161,7 +161,12 @@ export async function startDisplayHost(
       (made) => made.stop(),
     );
     if (sound) scope.defer(sound.capture());
-    const opener = { opening: program.opening ?? null, folder: files.folder.dir, program: program.command, life };
+    const opener = {
+      opening: program.opening ?? null,
+      folder: files.folder.dir,
+      program: program.command,
+      life,
+    };
 
     /** Replaced once the capture runs: the cursor then follows the viewer's pointer in the next frame. */
     let pointerAt = (px: number, py: number): void => void client.pointer(px, py);
