@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { median, quantile } from './stats';
 import { KEY_PROBE, typeTimedKeys } from './key-probe';
 import { benchWithBrowser } from './with-browser';
+import { sampleCatalog } from '../e2e/support/catalogs';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -26,19 +27,11 @@ const MB = option('--mb', 200);
 const KEYS = option('--keys', 30);
 const CHUNK = 256 * 1024;
 
-const catalog = `
-applications:
-  - id: sample
-    name: Sample Viewer
-    description: The sample streaming application.
-    versions: [{ version: 1.0.0, description: Test build. }]
-profiles:
-  - id: files
-    name: Files
-    description: A folder large enough for the bench's file.
-    applications: [{ id: '*', versions: ['*'] }]
-    settings: { width: 1280, height: 720, fps: 30, files_mb: ${MB * 2 + 64} }
-`;
+// The sample application, 1280x720 at 30 fps, with a folder large enough for the file and one more.
+const catalog = sampleCatalog(
+  { width: 1280, height: 720, fps: 30 },
+  { id: 'files', description: 'A folder for two of the files.', settings: `files_mb: ${MB * 2 + 64}` },
+);
 
 /** Resident memory of process `pid`, in MB. */
 function rssMb(pid: number): number {

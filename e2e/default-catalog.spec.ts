@@ -9,7 +9,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { repositoryCatalog } from '../test-support/service';
 import { dominant } from './support/sound';
 import { startStack, type Stack } from './support/stack';
-import { changed, pagePoint, sketch, type Sketch } from './support/video';
+import { changed, pagePoint, settled, sketch, type Sketch } from './support/video';
 
 let stack: Stack;
 let context: BrowserContext;
@@ -47,24 +47,6 @@ async function drag(page: Page, from: [number, number], to: [number, number]) {
   await page.mouse.down();
   await page.mouse.move(end.x, end.y, { steps: 10 });
   await page.mouse.up();
-}
-
-/** The picture once it has held still for a moment: a program that is still drawing its first screens is not. */
-async function settled(page: Page): Promise<Sketch> {
-  let last = await sketch(page);
-  await expect
-    .poll(
-      async () => {
-        await page.waitForTimeout(700);
-        const now = await sketch(page);
-        const still = last !== null && now !== null && changed(last, now) < 0.02;
-        last = now;
-        return still;
-      },
-      { timeout: 40_000 },
-    )
-    .toBe(true);
-  return last as Sketch;
 }
 
 /** Launches `name` from its card in the catalog, through the wizard's review, and waits for its picture. */

@@ -6,7 +6,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { repositoryCatalog } from '../test-support/service';
 import { startStack, type Stack } from './support/stack';
-import { changed, sketch, type Sketch } from './support/video';
+import { changed, settled, sketch } from './support/video';
 
 let stack: Stack;
 let context: BrowserContext;
@@ -46,24 +46,6 @@ const BOX_OBJ = [
   'f 4 8 5 1',
   '',
 ].join('\n');
-
-/** The picture once it has held still for a moment. */
-async function settled(page: Page): Promise<Sketch> {
-  let last = await sketch(page);
-  await expect
-    .poll(
-      async () => {
-        await page.waitForTimeout(700);
-        const now = await sketch(page);
-        const still = last !== null && now !== null && changed(last, now) < 0.02;
-        last = now;
-        return still;
-      },
-      { timeout: 40_000 },
-    )
-    .toBe(true);
-  return last as Sketch;
-}
 
 async function playing(page: Page) {
   await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });

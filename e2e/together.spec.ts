@@ -7,9 +7,11 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
-import { changed, sketch, type Sketch } from './support/video';
+import { changed, settled, sketch, type Sketch } from './support/video';
 
 const TOKEN = 'together-e2e-alice';
+/** A terminal between keys does not change at all. */
+const STILL = { most: 0, everyMs: 400, timeout: 20_000 };
 
 let stack: Stack;
 let owner: BrowserContext;
@@ -52,24 +54,6 @@ async function signedIn(browser: Browser): Promise<BrowserContext> {
   return context;
 }
 
-/** The picture once it has held still for a moment (a terminal between keys). */
-async function still(page: Page): Promise<Sketch> {
-  let last = await sketch(page);
-  await expect
-    .poll(
-      async () => {
-        await page.waitForTimeout(400);
-        const now = await sketch(page);
-        const same = last !== null && now !== null && changed(last, now) === 0;
-        last = now;
-        return same;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return last as Sketch;
-}
-
 /** Types a line into the stream of `page` (a click on the picture gives it the keyboard). */
 async function typeLine(page: Page, label: string, text: string) {
   await page.getByLabel(label, { exact: true }).click({ position: { x: 40, y: 40 } });
@@ -104,10 +88,10 @@ test('the owner gives control to a guest, takes it back, and removes them for go
 
   // A guest's keys change nothing while the owner is in control.
   await guestPanel.getByRole('button', { name: 'Close' }).click();
-  const before = await still(mine);
+  const before = await settled(mine, STILL);
   await typeLine(theirs, 'Session stream (watch only)', 'echo nothing');
   await theirs.waitForTimeout(1_500);
-  expect(changed(before, await still(mine)), 'the guest typed without control').toBe(0);
+  expect(changed(before, await settled(mine, STILL)), 'the guest typed without control').toBe(0);
 
   // The guest asks; the owner is told, and gives.
   await (await openPeople(theirs)).getByRole('button', { name: 'Ask for control' }).click();
@@ -118,7 +102,7 @@ test('the owner gives control to a guest, takes it back, and removes them for go
 
   // Now the guest's keys reach the terminal: both pictures change.
   await theirs.keyboard.press('Escape');
-  const quiet = await still(mine);
+  const quiet = await settled(mine, STILL);
   await typeLine(theirs, 'Session stream', 'echo the guest typed this');
   await expect
     .poll(async () => changed(quiet, (await sketch(mine)) as Sketch), { timeout: 10_000 })
@@ -128,11 +112,11 @@ test('the owner gives control to a guest, takes it back, and removes them for go
   await ownerPanel.getByRole('button', { name: 'Take control' }).click();
   await expect(mine.getByText('You are in control').first()).toBeVisible();
   await expect(theirs.getByLabel('Session stream (watch only)', { exact: true })).toBeVisible();
-  const taken = await still(mine);
+  const taken = await settled(mine, STILL);
   await theirs.keyboard.type('echo not any more', { delay: 30 });
   await theirs.keyboard.press('Enter');
   await theirs.waitForTimeout(1_500);
-  expect(changed(taken, await still(mine)), 'the guest typed after control was taken back').toBe(0);
+  expect(changed(taken, await settled(mine, STILL)), 'the guest typed after control was taken back').toBe(0);
 
   // Removed: the guest is told, and the same link no longer connects.
   await ownerPanel.getByRole('button', { name: 'Remove Guest 1' }).click();

@@ -128,8 +128,18 @@ export async function verifyTicket(
  * 30 s; unlike the order below it may serve several requests of that call (a listing, then its download).
  */
 export function signFilesTicket(secret: Uint8Array, sessionId: string, now = Date.now()): Promise<string> {
+  return signForApplication(secret, sessionId, { scope: 'files' }, now);
+}
+
+/** A ticket of the service's own audience for `sessionId`'s application, with `claims`, living SERVICE_TTL_S. */
+function signForApplication(
+  secret: Uint8Array,
+  sessionId: string,
+  claims: Record<string, unknown>,
+  now: number,
+): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
-  return new SignJWT({ scope: 'files' })
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sessionId)
     .setAudience(SERVICE_AUDIENCE)
@@ -161,15 +171,7 @@ export function signServiceTicket(
   watchCutoffMs: number,
   now = Date.now(),
 ): Promise<string> {
-  const issuedAt = Math.floor(now / 1000);
-  return new SignJWT({ scope: 'service', watch_cutoff_ms: watchCutoffMs })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(sessionId)
-    .setAudience(SERVICE_AUDIENCE)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + SERVICE_TTL_S)
-    .setJti(crypto.randomUUID())
-    .sign(secret);
+  return signForApplication(secret, sessionId, { scope: 'service', watch_cutoff_ms: watchCutoffMs }, now);
 }
 
 /** The order a service ticket carries, or null when it is not a valid service ticket of `sessionId`. */

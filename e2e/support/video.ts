@@ -112,6 +112,34 @@ export function changed(a: Sketch, b: Sketch): number {
   return moved / a.cells.length;
 }
 
+/**
+ * The picture once it has held still: two sketches `everyMs` apart differ in at most `most` of the grid (0: not at
+ * all, for a terminal between keys; a little, for a program whose encoder still sharpens its first frames).
+ */
+export async function settled(
+  page: Page,
+  {
+    most = 0.02,
+    everyMs = 700,
+    timeout = 40_000,
+  }: { most?: number; everyMs?: number; timeout?: number } = {},
+): Promise<Sketch> {
+  let last = await sketch(page);
+  await expect
+    .poll(
+      async () => {
+        await page.waitForTimeout(everyMs);
+        const now = await sketch(page);
+        const still = last !== null && now !== null && changed(last, now) <= most;
+        last = now;
+        return still;
+      },
+      { timeout },
+    )
+    .toBe(true);
+  return last as Sketch;
+}
+
 /** Where stream pixel (x, y) is on the page, for a video drawn with object-fit: contain. */
 export async function pagePoint(page: Page, x: number, y: number) {
   const video = page.getByLabel('Session stream', { exact: true });
