@@ -2,8 +2,9 @@
  * Sessions as Slurm jobs (CONTRACT §18), through the portal, on a real two-node cluster of this machine
  * (scripts/slurm-cluster.sh: two slurmd in network namespaces of their own, one fake GPU each): three
  * launches, two on different nodes and the third waiting with words; video from the second node's address
- * in the real viewer; an end lets the waiting one start; a job cancelled outside ends its session in the
- * viewer; a service killed with SIGKILL and started again adopts the running job; nothing is left after.
+ * in the real viewer, and its files through the service; an end lets the waiting one start; a job cancelled
+ * outside ends its session in the viewer; a service killed with SIGKILL and started again adopts the running
+ * job; nothing is left after.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startTestCluster, type TestCluster } from '../test-support/slurm-cluster';
@@ -93,6 +94,17 @@ test('three launches on two one-GPU nodes: two run apart, the third waits in wor
   await page.goto(`${stack.baseURL}/sessions/${onSecondNode}`);
   await page.evaluate(marksScript());
   await expectPlaying(page);
+  // Its files are kept on its node, and reached through the service there.
+  const files = `${stack.apiURL}/stream/${onSecondNode}/files`;
+  const put = await request.put(`${files}/from-the-portal.txt`, {
+    data: 'kept on the node\n',
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(put.status()).toBe(201);
+  expect(await (await request.get(`${files}/from-the-portal.txt`)).text()).toBe('kept on the node\n');
+  expect(((await (await request.get(files)).json()) as { items: { name: string }[] }).items).toEqual([
+    expect.objectContaining({ name: 'from-the-portal.txt' }),
+  ]);
 
   const other = onSecondNode === first ? second : first;
   expect((await request.delete(`${stack.apiURL}/stream/${other}`)).status()).toBe(204);
