@@ -87,6 +87,11 @@ export class Clipboard extends EventEmitter<ClipboardEvents> {
     return clipboard;
   }
 
+  /** The clipboard's text as last seen: what a program put there, or a viewer's (`set`); '' before any. */
+  get text(): string {
+    return (this.selections.get(this.atoms.CLIPBOARD) as SelectionState).last;
+  }
+
   /** Puts `text` on the clipboard: this connection owns it and hands it out from now on. */
   set(text: string): void {
     this.offered = text;

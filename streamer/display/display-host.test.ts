@@ -16,7 +16,11 @@ function fakeParts(failing?: keyof DisplayParts) {
   const audiences: ('all' | 'control')[] = [];
   /** What the display's clipboard was set to. */
   const pasted: string[] = [];
-  const clipboard = Object.assign(new EventEmitter(), { set: (text: string) => void pasted.push(text) });
+  const clipboard = Object.assign(new EventEmitter(), {
+    text: '',
+    set: (text: string) => void pasted.push((clipboard.text = text)),
+  });
+  clipboard.on('text', (text: string) => (clipboard.text = text));
   const capture = Object.assign(new EventEmitter(), {
     inFrames: [] as boolean[],
     cursorInFrames: (on: boolean) => void capture.inFrames.push(on),
@@ -244,6 +248,12 @@ describe('a started display host and the clipboard', () => {
       expect(pasted).toEqual(['from the viewer']);
       // Clipboard text is not a query: a viewer not in control never gets it to the program.
       expect(app().queries.has('clipboard')).toBe(false);
+      // Control handed over: the new controller is given the clipboard as it is; nobody, nothing.
+      const told: AppMessage[] = [];
+      const next = { sendMessage: (message: AppMessage) => void told.push(message) } as unknown as Viewer;
+      app().onControl?.(next);
+      app().onControl?.(null);
+      expect(told).toEqual([{ event_type: 'clipboard', payload: { text: 'from the viewer' } }]);
     } finally {
       await host.close();
     }

@@ -214,8 +214,14 @@ export async function startDisplayHost(
             controllers = controlling;
             cursorInFrames(controlling === 0);
           },
-          // Keys and buttons held by one who no longer controls would stay down for the one who does.
-          onControl: () => client.releaseAll(),
+          onControl: (controller) => {
+            // Keys and buttons held by one who no longer controls would stay down for the one who does.
+            client.releaseAll();
+            // The clipboard follows control: the new controller has the program's, as the last had it.
+            const text = client.clipboard.text;
+            if (controller && text !== '')
+              controller.sendMessage({ event_type: 'clipboard', payload: { text } });
+          },
           onMessagesOpen: (viewer) => cursor && viewer.sendMessage(cursor),
         },
       ),
