@@ -13,7 +13,7 @@ describe('the screenshots', () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const linked = new Set([...readme.matchAll(/\(docs\/screenshots\/([\w-]+\.png)\)/g)].map((m) => m[1]));
     const script = readFileSync(path.join(root, 'scripts', 'screenshots.ts'), 'utf8');
-    const taken = [...script.matchAll(/name: '([\w-]+)'/g)].map((m) => `${m[1]}.png`);
+    const taken = [...script.matchAll(/^ {4}name: '([\w-]+)',$/gm)].map((m) => `${m[1]}.png`);
     const files = readdirSync(path.join(root, 'docs', 'screenshots')).filter((f) => f.endsWith('.png'));
     expect(taken.length).toBeGreaterThan(0);
     expect([...linked].sort()).toEqual([...taken].sort());

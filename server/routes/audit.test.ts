@@ -138,7 +138,7 @@ describe('the audit log through the API', () => {
     const month13 = await t.app.inject({ url: '/api/admin/audit?since=2025-13-01', headers: bearer('ada') });
     expect(month13.json()).toMatchObject({ detail: [{ loc: ['query', 'since'], type: 'datetime_parsing' }] });
     expect(detail.find((d) => d.type === 'enum')?.msg).toMatch(
-      /^Input should be 'sign-in-failed', .* or 'extend'$/,
+      /^Input should be 'sign-in-failed', .* or 'file-delete'$/,
     );
   });
 

@@ -271,6 +271,8 @@ function rawRequest(
       method,
       path,
       headers: { ...headers, ...(length === null ? {} : { 'Content-Length': String(length) }) },
+      // A connection each, as the service makes its calls: one whose upload was refused half sent is not reused.
+      agent: false,
     });
     req.on('response', (res) => {
       let body = '';

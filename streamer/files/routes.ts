@@ -75,7 +75,10 @@ export function filesRoutes(folder: FilesFolder, sessionId: string, secret: Uint
       send(status, { detail }, extra);
       if (unread) {
         req.resume();
-        res.once('finish', () => setTimeout(() => req.destroy(), REFUSAL_LINGER_MS).unref());
+        // Cut only if the rest never came: a client that sent it all may go on with this connection.
+        res.once('finish', () =>
+          setTimeout(() => void (req.readableEnded || req.destroy()), REFUSAL_LINGER_MS).unref(),
+        );
       }
     };
     /** Streams `body` as the answer; a reader that goes away, or a source that fails, ends the connection. */
