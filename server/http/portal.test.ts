@@ -98,6 +98,8 @@ describe('the built portal', () => {
     });
     // No such session; what matters is that a cross-origin portal could read the headers of an answer.
     expect(res.statusCode).toBe(404);
-    expect(res.headers['access-control-expose-headers']).toBe('Location, Link, Retry-After, Content-Disposition');
+    expect(res.headers['access-control-expose-headers']).toBe(
+      'Location, Link, Retry-After, Content-Disposition',
+    );
   });
 });
