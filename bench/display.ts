@@ -21,6 +21,7 @@ import { freePort, freeUdpPort } from '../e2e/support/ports';
 import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
 import { cpuSeconds as cpu, median, quantile } from './stats';
 import { descendantNamed } from '../streamer/display/x-server.ts';
+import { stopChild } from '../streamer/transport/lifecycle';
 
 declare const whep: WhepPageApi;
 
@@ -117,14 +118,10 @@ async function startHost(width: number, height: number, codec: Codec): Promise<H
     if ((await fetch(`${url}/health`).catch(() => null))?.status === 200) break;
     await sleep(100);
   }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
     url,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child, 5_000),
   };
 }
 

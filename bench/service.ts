@@ -3,11 +3,12 @@
  * in its environment and a catalog file, reached over HTTP only. The benches that measure the service start it
  * here, so that a figure includes everything the real service does (its hooks, its logging, its sandbox).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { stopChild } from '../streamer/transport/lifecycle';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -61,15 +62,6 @@ export interface ServiceOptions {
   credential?: string;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Starts the service and resolves once it answers `GET /api/cfg/apps`; rejects with its words if it exits. */
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-bench-service-'));
@@ -93,7 +85,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   child.stderr?.on('data', (chunk: Buffer) => (said = (said + chunk.toString()).slice(-4000)));
   const base = `http://127.0.0.1:${options.port}`;
   const stop = async () => {
-    await stopChild(child);
+    await stopChild(child, 10_000);
     await rm(dir, { recursive: true, force: true });
   };
   for (const started = Date.now(); Date.now() - started < 60_000; await sleep(50)) {

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { answers } from './until.ts';
+import { stopChild } from '../streamer/transport/lifecycle.ts';
 
 export interface OwnedProcessOptions {
   /** What it is, for messages: "The service", "The application". */
@@ -81,12 +82,7 @@ export async function startOwnedProcess(options: OwnedProcessOptions): Promise<O
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const running = () => child.exitCode === null && child.signalCode === null;
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (running()) {
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), options.graceMs);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child, options.graceMs, signal);
     owned.delete(handle);
   };
   const handle: OwnedProcess = {

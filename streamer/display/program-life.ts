@@ -15,6 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { programEnding, Tail } from './program-ending.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
 import type { SoundServer } from './sound-server.ts';
+import { stopChild } from '../transport/lifecycle.ts';
 
 /** How a program ended: 0 when it exited 0, else 1, and why in words. */
 export interface Ending {
@@ -63,15 +64,8 @@ const MOVES: Record<Phase['name'], readonly Phase['name'][]> = {
   stopped: [],
 };
 
-/** Stops `child` (SIGTERM, then SIGKILL after `graceMs`) and waits until it has exited. */
-export async function stopProgram(child: ChildProcess, graceMs = PROGRAM_GRACE_MS): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(force);
-}
+/** Stops `child` (SIGTERM, then SIGKILL after the program's grace) and waits until it has exited. */
+export const stopProgram = (child: ChildProcess, graceMs = PROGRAM_GRACE_MS) => stopChild(child, graceMs);
 
 export class ProgramLife {
   /** Resolves once the session's program has ended by itself: the session ends with it. */

@@ -23,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { stopChild } from '../transport/lifecycle.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
 import { sweepStaleSoundDirs } from './sound-leftovers.ts';
 import { sweepStaleFilesFolders } from '../files/place.ts';
@@ -354,12 +355,7 @@ export async function startXServer(
     exited,
     stop() {
       stopping ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGTERM');
-          const force = setTimeout(() => child.kill('SIGKILL'), 2_000);
-          await exited;
-          clearTimeout(force);
-        }
+        await stopChild(child, 2_000);
         // A sandboxed server's lock and socket went with its own /tmp and its folder.
         if (!place) removeLeftovers(number, pid);
         if (framebuffer) closeSync(framebuffer.fd);

@@ -3,7 +3,25 @@
  * SIGHUP (code 0), on a crash (code 1), or when its entry point says so. What it started is closed first,
  * within a grace period, and a reason, if any, is the last line of its log: the service quotes it.
  */
+import type { ChildProcess } from 'node:child_process';
 import type { StreamerOptions } from './args.ts';
+
+/**
+ * Ends `child`: `signal` (SIGTERM), then SIGKILL after `graceMs` if it is still there; resolves once it has
+ * exited (at once for one already gone). The one way every part of the project stops a process of its own.
+ */
+export async function stopChild(
+  child: ChildProcess,
+  graceMs: number,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(force);
+}
 
 export type Stop = (code: number, reason?: string) => void;
 
