@@ -5,11 +5,8 @@ import FolderIcon from '@mui/icons-material/Folder';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
@@ -33,27 +30,25 @@ function DeleteDialog(props: {
   onConfirm: () => void;
 }) {
   return (
-    <Dialog open={props.name !== undefined} onClose={props.onCancel} aria-labelledby="delete-file-title">
-      <DialogTitle id="delete-file-title">Delete {props.name}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          It is removed from the session’s ~/{FILES_FOLDER_NAME} for good: the program no longer sees it.
+    <ConfirmDialog
+      open={props.name !== undefined}
+      titleId="delete-file-title"
+      title={`Delete ${props.name ?? ''}?`}
+      cancelLabel="Keep it"
+      confirmLabel="Delete"
+      busy={props.deleting}
+      onCancel={props.onCancel}
+      onConfirm={props.onConfirm}
+    >
+      <DialogContentText>
+        It is removed from the session’s ~/{FILES_FOLDER_NAME} for good: the program no longer sees it.
+      </DialogContentText>
+      {props.error ? (
+        <DialogContentText color="error" role="alert" sx={{ mt: 1 }}>
+          {filesErrorText(props.error)}
         </DialogContentText>
-        {props.error ? (
-          <DialogContentText color="error" role="alert" sx={{ mt: 1 }}>
-            {filesErrorText(props.error)}
-          </DialogContentText>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={props.onCancel} disabled={props.deleting}>
-          Keep it
-        </Button>
-        <Button color="error" variant="contained" onClick={props.onConfirm} disabled={props.deleting}>
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+      ) : null}
+    </ConfirmDialog>
   );
 }
 

@@ -7,11 +7,8 @@ import CloseIcon from '@mui/icons-material/Close';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -48,21 +45,20 @@ function personState(person: Person, controller: string | null): string {
 function RemoveDialog(props: { person: Person | undefined; onCancel: () => void; onConfirm: () => void }) {
   const name = props.person?.name ?? '';
   return (
-    <Dialog open={props.person !== undefined} onClose={props.onCancel} aria-labelledby="remove-viewer-title">
-      <DialogTitle id="remove-viewer-title">Remove {name}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          {name} is disconnected at once and will not be able to come back with the same link. Others who came
-          by that link stay until they leave.
-        </DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button color="error" variant="contained" onClick={props.onConfirm}>
-          Remove
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConfirmDialog
+      open={props.person !== undefined}
+      titleId="remove-viewer-title"
+      title={`Remove ${name}?`}
+      cancelLabel="Cancel"
+      confirmLabel="Remove"
+      onCancel={props.onCancel}
+      onConfirm={props.onConfirm}
+    >
+      <DialogContentText>
+        {name} is disconnected at once and will not be able to come back with the same link. Others who came
+        by that link stay until they leave.
+      </DialogContentText>
+    </ConfirmDialog>
   );
 }
 
