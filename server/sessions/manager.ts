@@ -1,7 +1,7 @@
 /**
  * The session machinery behind /stream. The manager queues and grants capacity: a first-in-first-out queue
  * in front of the runner's slots (GPUs), the sessions it holds (session.ts, each an actor that owns its
- * life), their counts per owner and their durable state. The runner (runners/runner.ts) runs the
+ * life; holdings.ts counts over them when asked) and their durable state. The runner (runners/runner.ts) runs the
  * applications; the restore (session-restore.ts) takes over survivors of a restart; the warm pool
  * (warm-pool.ts) is a policy on top that keeps some started ahead of demand.
  */
@@ -103,6 +103,7 @@ class Manager implements SessionManager {
       ({ target }) => !runner.refuses({ ...target, owner: '', arguments: {} }),
     );
     this.warmPool = new WarmPool(targets, {
+      sessions: () => this.held.sessions.values(),
       hasFreeGpu: () => this.held.freeGpus() > 0,
       startWarm: (request) => void this.add(request, true).launch(),
       end: (id) => this.end(id),
@@ -131,9 +132,8 @@ class Manager implements SessionManager {
       logger: this.logger,
       revive: (saved) => {
         const session = Session.revive(saved, this.services, (s, event) => this.onEvent(s, event));
-        this.held.add(session);
         // Before the first pump: warm sessions that run on are counted, not started again.
-        this.warmPool.update(session);
+        this.held.add(session);
         return session;
       },
       failedRetentionMs: this.options.failedRetentionMs,
@@ -271,7 +271,7 @@ class Manager implements SessionManager {
     await this.lock.release();
   }
 
-  /** A new session, held and counted (not yet queued or launched). */
+  /** A new session, held (not yet queued or launched). */
   private add(request: SessionRequest, warm: boolean): Session {
     const session = Session.create(request, ++this.seq, this.services, (s, e) => this.onEvent(s, e), warm);
     this.held.add(session);
@@ -279,11 +279,9 @@ class Manager implements SessionManager {
     return session;
   }
 
-  /** What the manager does about a session's transition: count, schedule, save. */
+  /** What the manager does about a session's transition: schedule, save. */
   private onEvent(session: Session, event: SessionEvent): void {
     const sessionId = session.id;
-    // Before the pumps below: a session that let go of its GPU no longer counts against its owner's share.
-    this.held.update(session);
     switch (event.type) {
       case 'ending':
         // Nothing saved changes until the application is gone.
@@ -318,13 +316,6 @@ class Manager implements SessionManager {
 
   /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
   private changed(session: Session | 'all'): void {
-    if (session === 'all') {
-      this.held.recount();
-      this.warmPool.recount(this.held.sessions.values());
-    } else {
-      this.held.update(session);
-      this.warmPool.update(session);
-    }
     this.store.note(session === 'all' ? 'all' : session.id);
   }
 
