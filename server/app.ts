@@ -49,6 +49,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** The door (CONTRACT §21): its relay and media door; absent: signaling through the service, no relay. */
   door?: Door;
+  /** Where the portal's pages reach applications beyond the public host: the runner's (`Runner.connectSources`). */
+  connectSources?: readonly string[];
   /**
    * The audit log (CONTRACT §22), which its owner closes after the manager has stopped (so that the sessions a
    * stop ends are in it); absent: one in the data directory, flushed when the app closes.
@@ -126,8 +128,13 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   }
   await app.register(securityHeaders, {
     publicHost: config.publicHost,
-    // The portal signs people in with the identity provider's endpoints.
-    extraConnect: [...(config.cspConnect ?? []), ...(deps.oidc?.connectOrigins ?? [])],
+    // The site's own (STREAMGATE_CSP_CONNECT), the runner's nodes where its applications run, and the identity
+    // provider's endpoints, with which the portal signs people in.
+    extraConnect: [
+      ...(config.cspConnect ?? []),
+      ...(deps.connectSources ?? []),
+      ...(deps.oidc?.connectOrigins ?? []),
+    ],
     frameSources: deps.oidc?.frameOrigins ?? [],
     imageSources: imageOrigins(deps.catalog),
   });

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { TokenStore } from '../auth/tokens.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
-import { createSessionManager } from '../sessions/manager.ts';
 import { bearer, standInCatalog, testConfig, TOKENS, TOKENS_YAML } from '../../test-support/test-support.ts';
 import { ServiceSandbox } from '../runners/service-sandbox.ts';
+import { testManager } from '../../test-support/session-support.ts';
 
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({
@@ -17,7 +17,7 @@ const sink = new Writable({
   },
 });
 
-const manager = createSessionManager({
+const manager = testManager({
   dataDir: 'unused-by-these-tests',
   portRange: { first: 48280, last: 48289 },
   capacity: 1,

@@ -120,6 +120,11 @@ export interface Runner {
   recover(sessionId: string, saved: SavedRun): Recovery;
   /** Sessions that may hold a GPU at once: Infinity where a scheduler's queue is the queue. */
   slots(): number;
+  /**
+   * Where the portal's pages reach the applications beyond the service's own public host, as sources of the
+   * Content-Security-Policy's `connect-src`: a cluster's nodes. Asked once, before the service listens.
+   */
+  connectSources(): Promise<string[]>;
   /** The cluster as its scheduler counts it, for the capacity report (runners of a cluster). */
   cluster?(): ClusterNodes | undefined;
   /** Waits for the stops under way (the service is stopping). */

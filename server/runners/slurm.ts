@@ -111,6 +111,12 @@ export class SlurmRunner implements Runner {
     }
   }
 
+  /** The nodes' addresses as Slurm knows them now, any port (more through STREAMGATE_CSP_CONNECT). */
+  async connectSources(): Promise<string[]> {
+    const nodes = await this.tools.nodes().catch(() => []);
+    return nodes.map((node) => `http://${node.addr.includes(':') ? `[${node.addr}]` : node.addr}:*`);
+  }
+
   refuses(): string | undefined {
     return this.jobs === null
       ? 'The Slurm cluster does not answer (slurmctld is down or unreachable): try again in a minute.'

@@ -5,11 +5,9 @@
  * applications; the restore (session-restore.ts) takes over survivors of a restart; the warm pool
  * (warm-pool.ts) is a policy on top that keeps some started ahead of demand.
  */
-import path from 'node:path';
 import { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
-import { LocalRunner } from '../runners/local.ts';
 import type { Runner } from '../runners/runner.ts';
 import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
@@ -41,15 +39,12 @@ import {
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** Builds the manager over the local runner (or `runner`); nothing runs until `start()`. */
+/** Builds the manager over the runner it is given (`options.runner`); nothing runs until `start()`. */
 export function createSessionManager(
-  given: SessionManagerOptions,
+  options: SessionManagerOptions,
   logger: SessionLogger = silent,
-  runner?: Runner,
 ): SessionManager {
-  const options = resolveOptions(given);
-  runner ??= new LocalRunner({ ...options, logDir: path.join(options.dataDir, 'logs'), logger });
-  return new Manager(options, logger, runner);
+  return new Manager(resolveOptions(options), logger, options.runner);
 }
 
 class Manager implements SessionManager {

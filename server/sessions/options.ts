@@ -1,16 +1,12 @@
 /** Defaults and checks for the manager's options. */
-import { probeH264 } from '../../protocol/h264-encoder.ts';
 import type { SessionManagerOptions } from './types.ts';
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'appCwd' | 'tickets'>> &
-  Pick<SessionManagerOptions, 'appCwd' | 'tickets'>;
+export type ResolvedOptions = Required<Omit<SessionManagerOptions, 'tickets'>> &
+  Pick<SessionManagerOptions, 'tickets'>;
 
 /** Throws one clear message for a setting that cannot work (the service stops at start-up with it). */
 export function resolveOptions(options: SessionManagerOptions): ResolvedOptions {
-  if (!Number.isInteger(options.capacity) || options.capacity < 1) {
-    throw new Error(`Capacity must be a whole number of at least 1, not ${options.capacity}.`);
-  }
   if (!Number.isInteger(options.queueLimit) || options.queueLimit < 0) {
     throw new Error(`The queue limit must be a whole number of at least 0, not ${options.queueLimit}.`);
   }
@@ -26,7 +22,6 @@ export function resolveOptions(options: SessionManagerOptions): ResolvedOptions 
     viewerOrigins: [],
     warm: [],
     userGpuShare: null,
-    probeH264: () => probeH264(),
     ...options,
   };
 }

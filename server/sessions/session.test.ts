@@ -37,6 +37,7 @@ class FakeRunner implements Runner {
   isRunning = () => this.running;
   recover = () => ({ kind: 'absent' as const });
   slots = () => 1;
+  connectSources = async () => [];
   close = async () => {};
   place(signaling: number, pid = 100, announced: Promise<void> = new Promise(() => {})): void {
     const placement: Placement = {

@@ -8,8 +8,7 @@ import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
-import type { H264Choice } from '../../protocol/h264-encoder.ts';
-import type { ServiceSandbox } from '../runners/service-sandbox.ts';
+import type { Runner } from '../runners/runner.ts';
 import type { components } from '../../api/schema.ts';
 
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
@@ -75,30 +74,24 @@ export interface EndedSession {
 
 export interface SessionManagerOptions {
   dataDir: string;
-  portRange: { first: number; last: number };
-  capacity: number;
+  /**
+   * Where the sessions' applications run (runners/runner.ts): built by the service's composition root (main.ts),
+   * local or Slurm, with its own settings; its slots are the GPUs the queue grants.
+   */
+  runner: Runner;
   queueLimit: number;
-  /** Address the application binds and advertises (STREAMGATE_PUBLIC_HOST is used for routes). */
+  /** Where an application is asked for its health when its runner placed it nowhere else (STREAMGATE_PUBLIC_HOST). */
   publicHost: string;
   /** How long POST /stream waits for readiness before answering 202. */
   readyWaitMs: number;
   /** A failed session answers 410 this long, then 404. */
   failedRetentionMs: number;
-  /** SIGTERM, then SIGKILL after this. */
-  stopGraceMs: number;
   /** How often a starting application is asked whether it is ready (default 20 ms). */
   readyPollMs?: number;
   /** How often a ready application is asked for its viewers and checked for lifetime (default 2 s). */
   healthPollMs?: number;
   /** Retry-After given with QueueFullError (default 15 s). */
   retryAfterSeconds?: number;
-  /**
-   * Finds the machine's H.264 encoder, once for the service, on its first H.264 session (default: its GPU,
-   * driver and ffmpeg, protocol/h264-encoder.ts); each H.264 application is told the answer.
-   */
-  probeH264?: () => Promise<H264Choice>;
-  /** Working directory of applications (default: the repository root, where streamer/sample/main.ts lives). */
-  appCwd?: string;
   /** Signs viewer tickets; by default the key kept in `dataDir`. */
   tickets?: ViewerTickets;
   /** Origins whose pages may connect to applications (the portal's own and STREAMGATE_CORS_ORIGINS). */
@@ -110,11 +103,6 @@ export interface SessionManagerOptions {
    * fair-share.ts); null or absent: no share, the queue is first in, first out for everyone.
    */
   userGpuShare?: number | null;
-  /**
-   * Where programs run (CONTRACT §17): sandboxed, or refused with a sentence (`ServiceSandbox.prepare`).
-   * Tests of scheduling pass `ServiceSandbox.unsandboxedForTests()`.
-   */
-  sandbox: ServiceSandbox;
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
