@@ -15,7 +15,6 @@ const processTests = [
   'server/routes/stream-ready.test.ts',
   'server/routes/stream.test.ts',
   'server/routes/tickets.test.ts',
-  'server/runners/local-runner.test.ts',
   'server/sessions/manager*.test.ts',
   'server/private-files.test.ts',
   'server/sessions/program-exit.test.ts',

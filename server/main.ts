@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { prepareAppBundles } from './runners/app-bundles.ts';
-import { repoRoot } from './runners/local-runner.ts';
+import { repoRoot } from './runners/local-spawn.ts';
 import { banner } from './banner.ts';
 import { OidcVerifier } from './auth/oidc.ts';
 import { TokenStore, TokensError } from './auth/tokens.ts';

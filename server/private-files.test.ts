@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logPath } from './runners/local-runner.ts';
+import { logPath } from './runners/local-logs.ts';
 import { startTestApp, type TestApp } from '../test-support/test-support.ts';
 import { waitFor } from '../test-support/session-support.ts';
 

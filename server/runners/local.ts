@@ -3,7 +3,8 @@
  * (CONTRACT §17), on ports of the service's range. It owns those ports, the processes and their control
  * groups, the H.264 encoder choice of this machine, and the logs and stills of its applications.
  */
-import { announcedReady, lastLogLine, launchApplication, tidyLogs } from './local-runner.ts';
+import { lastLogLine, tidyLogs } from './local-logs.ts';
+import { announcedReady, launchApplication } from './local-spawn.ts';
 import { findSessionProcesses, isAlive, isSessionProcess, startTicks, stopGroup } from './process-group.ts';
 import type { ServiceSandbox } from './service-sandbox.ts';
 import type { Recovery, SavedRun, RunHandle, RunObserver, Runner, RunSpec } from './runner.ts';

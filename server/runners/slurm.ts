@@ -10,7 +10,7 @@ import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { appBundles, appEntry } from './app-bundles.ts';
-import { repoRoot } from './local-runner.ts';
+import { repoRoot } from './local-spawn.ts';
 import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { endingWords, waitingWords } from './slurm-words.ts';

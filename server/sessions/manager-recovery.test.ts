@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { launchApplication, repoRoot } from '../runners/local-runner.ts';
+import { launchApplication, repoRoot } from '../runners/local-spawn.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { Session, type SessionServices } from './session.ts';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../runners/local-runner.ts';
+import { repoRoot } from '../runners/local-spawn.ts';
 import { isAlive } from '../runners/process-group.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import type { PersistedSession } from './saved-session.ts';

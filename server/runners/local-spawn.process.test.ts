@@ -12,7 +12,8 @@ import {
 } from '../../test-support/session-support.ts';
 import { standInDir } from '../../test-support/stand-in-bundle.ts';
 import { buildCommand, sessionEnvironment } from './local-command.ts';
-import { launchApplication, logPath, repoRoot } from './local-runner.ts';
+import { logPath } from './local-logs.ts';
+import { launchApplication, repoRoot } from './local-spawn.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
 // This file's ports: 48120-48139 (fixed ones for the command lines; a free pair for a real start).
