@@ -14,12 +14,8 @@ import { LocalRunner, type LocalRunnerOptions } from '../server/runners/local.ts
 import { createSessionManager } from '../server/sessions/manager.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';
-import type {
-  SessionLogger,
-  SessionManager,
-  SessionManagerOptions,
-  SessionRequest,
-} from '../server/sessions/types.ts';
+import type { SessionManagerOptions } from '../server/sessions/options.ts';
+import type { SessionLogger, SessionManager, SessionRequest } from '../server/sessions/types.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,

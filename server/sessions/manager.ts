@@ -13,7 +13,7 @@ import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
 import { Holdings } from './holdings.ts';
-import { resolveOptions, type ResolvedOptions } from './options.ts';
+import { resolveOptions, type ResolvedOptions, type SessionManagerOptions } from './options.ts';
 import { openPrivateDir } from '../private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
@@ -32,7 +32,6 @@ import {
   type EndedSession,
   type SessionLogger,
   type SessionManager,
-  type SessionManagerOptions,
   type SessionRecord,
   type SessionRequest,
 } from './types.ts';

@@ -3,12 +3,9 @@
  * (queue, ports, runners, durable state). Routes resolve the catalog and check ownership;
  * the manager owns every process and port.
  */
-import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
-import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
-import type { Runner } from '../runners/runner.ts';
 import type { components } from '../../api/schema.ts';
 
 /** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
@@ -70,39 +67,6 @@ export interface EndedSession {
   reason: string;
   /** Who ended it, when a person did. */
   endedBy?: string;
-}
-
-export interface SessionManagerOptions {
-  dataDir: string;
-  /**
-   * Where the sessions' applications run (runners/runner.ts): built by the service's composition root (main.ts),
-   * local or Slurm, with its own settings; its slots are the GPUs the queue grants.
-   */
-  runner: Runner;
-  queueLimit: number;
-  /** Where an application is asked for its health when its runner placed it nowhere else (STREAMGATE_PUBLIC_HOST). */
-  publicHost: string;
-  /** How long POST /stream waits for readiness before answering 202. */
-  readyWaitMs: number;
-  /** A failed session answers 410 this long, then 404. */
-  failedRetentionMs: number;
-  /** How often a starting application is asked whether it is ready (default 20 ms). */
-  readyPollMs?: number;
-  /** How often a ready application is asked for its viewers and checked for lifetime (default 2 s). */
-  healthPollMs?: number;
-  /** Retry-After given with QueueFullError (default 15 s). */
-  retryAfterSeconds?: number;
-  /** Signs viewer tickets; by default the key kept in `dataDir`. */
-  tickets?: ViewerTickets;
-  /** Origins whose pages may connect to applications (the portal's own and STREAMGATE_CORS_ORIGINS). */
-  viewerOrigins?: string[];
-  /** Launches kept warm (CONTRACT §16), from the catalog's `warm` settings; none by default. */
-  warm?: WarmTarget[];
-  /**
-   * The percentage of the GPUs one user's sessions may hold at once, rounded up (STREAMGATE_USER_GPU_SHARE,
-   * fair-share.ts); null or absent: no share, the queue is first in, first out for everyone.
-   */
-  userGpuShare?: number | null;
 }
 
 /** Pino-compatible: the HTTP layer can pass its own logger. */
