@@ -19,7 +19,7 @@ import { ServiceSandbox } from './runners/service-sandbox.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
 import { stillDirOf, tidyStills } from './runners/still-files.ts';
-import type { SessionLogger } from './sessions/types.ts';
+import type { SessionLogger } from './runners/runner.ts';
 import { SlurmRunner } from './runners/slurm.ts';
 import { SlurmTools } from './runners/slurm-tools.ts';
 import type { ServiceConfig } from './config.ts';

@@ -7,7 +7,7 @@
 import { appEntry } from './app-bundles.ts';
 import type { CommandSpec } from '../catalog/model.ts';
 import { FILE_PLACEHOLDER } from '../catalog/display-opens.ts';
-import type { SessionRequest } from '../sessions/types.ts';
+import type { SessionRequest } from './runner.ts';
 import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
 import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
 import { joinCommand, type SessionCgroup } from '../../sandbox/cgroups.ts';

@@ -6,11 +6,19 @@
 import { announcedReady, lastLogLine, launchApplication, tidyLogs } from './local-runner.ts';
 import { findSessionProcesses, isAlive, isSessionProcess, startTicks, stopGroup } from './process-group.ts';
 import type { ServiceSandbox } from './service-sandbox.ts';
-import type { Recovery, SavedRun, RunHandle, RunObserver, Runner, RunSpec } from './runner.ts';
+import type {
+  Recovery,
+  SavedRun,
+  RunHandle,
+  RunObserver,
+  Runner,
+  RunSpec,
+  SessionLogger,
+  SessionRequest,
+} from './runner.ts';
 import { canBind, noteEphemeralPorts, PortPool, type SessionPorts } from './port-pool.ts';
 import { label } from '../catalog/queries.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
-import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
 
 export interface LocalRunnerOptions {
