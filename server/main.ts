@@ -17,7 +17,7 @@ import { createSessionManager } from './sessions/manager.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { ServiceSandbox } from './runners/service-sandbox.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
-import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
+import { sweepStaleDisplays } from '../sandbox/leftovers.ts';
 import { stillDirOf, tidyStills } from './runners/still-files.ts';
 import type { SessionLogger } from './runners/runner.ts';
 import { SlurmRunner } from './runners/slurm.ts';
