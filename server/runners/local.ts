@@ -20,6 +20,7 @@ import { canBind, noteEphemeralPorts, PortPool, type SessionPorts } from './port
 import { label } from '../catalog/queries.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { launchEnvironment } from '../../protocol/launch.ts';
 
 export interface LocalRunnerOptions {
   /** Address the applications bind and advertise. */
@@ -82,8 +83,7 @@ export class LocalRunner implements Runner {
     const h264 = codec === 'h264' ? (await this.h264Encoder()).encoder : undefined;
     const environment = {
       ...spec.environment,
-      STREAMGATE_CODEC: codec,
-      STREAMGATE_AUDIO: spec.request.profile.settings.audio ? 'on' : 'off',
+      ...launchEnvironment({ codec, audio: spec.request.profile.settings.audio }),
       ...(h264 ? { [H264_ENCODER_ENV]: h264 } : {}),
       // Its recent still (still-files.ts), removed when the application exits.
       ...stillEnvironment(stillDirBeside(this.options.logDir), spec.sessionId),
