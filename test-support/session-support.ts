@@ -15,7 +15,8 @@ import { createSessionManager } from '../server/sessions/manager.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';
 import type { SessionManagerOptions } from '../server/sessions/options.ts';
-import type { SessionLogger, SessionManager, SessionRequest } from '../server/sessions/types.ts';
+import type { SessionManager } from '../server/sessions/types.ts';
+import type { SessionLogger, SessionRequest } from '../server/runners/runner.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,

@@ -5,7 +5,7 @@
  * the queue stays first in, first out. Sessions of admins are not held back, nor, since the anonymous caller
  * of a set-up without tokens is an admin, any session of such a set-up. Warm applications are nobody's.
  */
-import type { SessionRequest } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** What the share looks at in a session. */
 export interface SharedSession {

@@ -8,7 +8,7 @@
 import { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
-import type { Runner } from '../runners/runner.ts';
+import type { Runner, SessionLogger, SessionRequest } from '../runners/runner.ts';
 import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
@@ -30,10 +30,8 @@ import {
   StateWriteError,
   type EndCause,
   type EndedSession,
-  type SessionLogger,
   type SessionManager,
   type SessionRecord,
-  type SessionRequest,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -22,10 +22,18 @@ import {
   waitingMessage,
 } from './session-messages.ts';
 import { HealthWatch } from './session-watch.ts';
-import type { EndCause, SessionLogger, SessionRecord, SessionRequest, SessionState } from './types.ts';
+import type { EndCause, SessionRecord, SessionState } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import { DomainError } from '../errors.ts';
-import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
+import type {
+  Placement,
+  RunExit,
+  RunHandle,
+  RunObserver,
+  Runner,
+  SessionLogger,
+  SessionRequest,
+} from '../runners/runner.ts';
 import { DEFAULT_FILES_MB } from '../../protocol/files.ts';
 
 /** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
