@@ -258,7 +258,6 @@ export async function startDisplayHost(
         ...size,
         maxWidth: options.maxWidth,
         maxHeight: options.maxHeight,
-        framebuffer: x.framebuffer,
         budget,
         acquire: () => encoder.acquire(),
         send: (frame) => encoder.write(frame),
