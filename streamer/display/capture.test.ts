@@ -92,7 +92,10 @@ describe('the byte budget', () => {
   });
 });
 
-describe('capture on change, from a real X display', () => {
+describe.each([
+  ['in shared memory from the server', false],
+  ["from the server's framebuffer file", true],
+])('capture on change, from a real X display, pixels read %s', (_, fromFramebuffer) => {
   const W = 320;
   const H = 240;
   let x: XServer;
@@ -121,7 +124,9 @@ describe('capture on change, from a real X display', () => {
 
   beforeAll(async () => {
     x = await startXServer(W, H, () => undefined);
+    if (fromFramebuffer) expect(x.framebuffer).toMatchObject({ width: W, height: H, stride: W * 4 });
     capture = await DamageCapture.start(x.display, x.authFile, {
+      framebuffer: fromFramebuffer ? x.framebuffer : null,
       width: W,
       height: H,
       fps: 30,

@@ -6,9 +6,10 @@
  * Only what changed is read, straight into the encoder's frame buffers: the encoder keeps two (one in its
  * pipe, one being filled), and each remembers what changed on the display since it was last filled, so a
  * blinking cursor costs a few hundred bytes, not a frame, and no picture is copied on its way to the
- * encoder. The pixels come through shared memory (MIT-SHM, an unlinked /dev/shm file the X server writes and
- * this process reads at the frame's rows) where the connection allows it, which costs a fraction of a large
- * reply on the socket. Frames leave at most `fps` times a second; a change that comes sooner after the last
+ * encoder. The pixels are read from Xvfb's own framebuffer (a file it maps, x-server.ts), which asks the
+ * server for no copy at all; elsewhere they come through shared memory (MIT-SHM, an unlinked /dev/shm file
+ * the X server writes and this process reads at the frame's rows) where the connection allows it, which
+ * costs a fraction of a large reply on the socket. Frames leave at most `fps` times a second; a change that comes sooner after the last
  * frame waits for its turn. While the encoder's output is over the stream's bandwidth (a terminal scrolling
  * a screen of new text a frame), frames wait until it is back under (`ByteBudget`): fewer frames, each a
  * whole picture, rather than a stream that outgrows the viewer's link. The pointer's image (XFIXES) is drawn
@@ -36,9 +37,10 @@ import {
 import { EventEmitter } from 'node:events';
 import type { ByteBudget } from './byte-budget.ts';
 import { viewersCanDraw } from './cursor-png.ts';
-import { pixelReader, segmentFiles, type PixelReader } from './pixel-readers.ts';
+import { framebufferReader, pixelReader, segmentFiles, type PixelReader } from './pixel-readers.ts';
 import { call } from './x-call.ts';
 import { openDisplay } from './x-client.ts';
+import type { Framebuffer } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in this file. */
 type X = any;
@@ -75,6 +77,8 @@ export interface CaptureOptions {
   acquire: () => Buffer | null;
   /** One frame, in a buffer from `acquire`: BGRX pixels of the captured area with the cursor on them. */
   send: (frame: Buffer) => void;
+  /** The display's own pixels (Xvfb's framebuffer file), read instead of asking the server for copies. */
+  framebuffer?: Framebuffer | null;
 }
 
 /** What a capture reports. */
@@ -134,7 +138,9 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     const damage: number = X.AllocID();
     damageExt.Create(damage, root, DAMAGE_DELTA_RECTANGLES);
     fixes.SelectCursorInput(root, CURSOR_NOTIFY_MASK);
-    const read = await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
+    const read = options.framebuffer
+      ? framebufferReader(X, options.framebuffer)
+      : await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
     // The cursor is drawn onto each frame from its image; the server must not draw it into its pixels.
     fixes.HideCursor(root);
     const capture = new DamageCapture(X, damageExt, fixes, damage, read, options);

@@ -49,6 +49,7 @@ function fakeParts(failing?: keyof DisplayParts) {
         socket: '/tmp/.X11-unix/X99',
         authFile: '/nonexistent/Xauthority',
         pid: 1,
+        framebuffer: null,
         exited: new Promise<string>(() => undefined),
         stop: async () => void events.push('X server stopped'),
       };

@@ -258,6 +258,7 @@ export async function startDisplayHost(
         ...size,
         maxWidth: options.maxWidth,
         maxHeight: options.maxHeight,
+        framebuffer: x.framebuffer,
         budget,
         acquire: () => encoder.acquire(),
         send: (frame) => encoder.write(frame),

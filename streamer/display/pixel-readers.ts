@@ -1,11 +1,12 @@
 /**
- * Where the capture's pixels come from: MIT-SHM segments the capture reads itself or, where the server or the
- * connection cannot share memory, replies on the X socket. Each reader fills the rectangles it is given into a
- * frame, each at its place.
+ * Where the capture's pixels come from: Xvfb's own framebuffer file (no request to the server but one round
+ * trip), MIT-SHM segments the capture reads itself, or, where neither is there, replies on the X socket. Each
+ * reader fills the rectangles it is given into a frame, each at its place.
  */
-import { closeSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readSync, readvSync, unlinkSync } from 'node:fs';
 import { blit, type Rect } from './frame-pixels.ts';
 import { call } from './x-call.ts';
+import type { Framebuffer } from './x-server.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the x11 package is untyped; its objects stay in the capture's files. */
 type X = any;
@@ -101,5 +102,40 @@ export async function pixelReader(
         readSync(file.fd, into, ((r.y + row) * width + r.x) * 4, rowBytes, from + row * rowBytes);
       }
     });
+  };
+}
+
+/** The most buffers one readv takes (IOV_MAX). */
+const MAX_IOVECS = 1024;
+
+/**
+ * Reads from the server's framebuffer file: each rectangle's rows straight into the frame, all of them in one
+ * readv a rectangle (the bytes between two rows go to a scratch buffer), with no request to the server
+ * but one round trip first. That round trip orders the read after the damage `next` just subtracted: what is
+ * drawn after it is reported again, what was drawn before it is in the file.
+ */
+export function framebufferReader(X: X, framebuffer: Framebuffer): PixelReader {
+  const { fd, offset, stride } = framebuffer;
+  const gap = Buffer.alloc(stride);
+  return async (rects, into, width) => {
+    await call((cb) => X.GetInputFocus(cb));
+    for (const r of rects) {
+      const rowBytes = r.width * 4;
+      const at = offset + r.y * stride + r.x * 4;
+      if (r.x === 0 && rowBytes === stride && r.width === width) {
+        readSync(fd, into, r.y * width * 4, rowBytes * r.height, at);
+        continue;
+      }
+      const buffers: Buffer[] = [];
+      for (let row = 0; row < r.height; row++) {
+        const start = ((r.y + row) * width + r.x) * 4;
+        buffers.push(into.subarray(start, start + rowBytes));
+        if (row < r.height - 1) buffers.push(gap.subarray(0, stride - rowBytes));
+      }
+      let position = at;
+      for (let i = 0; i < buffers.length; i += MAX_IOVECS) {
+        position += readvSync(fd, buffers.slice(i, i + MAX_IOVECS), position);
+      }
+    }
   };
 }

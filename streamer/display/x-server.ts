@@ -9,10 +9,14 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  closeSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -33,10 +37,43 @@ export interface XServer {
   /** The Xauthority file with the cookie every client of this display is given (`cookieOf`). */
   authFile: string;
   pid: number;
+  /** The screen's pixels as a file this process reads, or null where the server cannot offer them. */
+  framebuffer: Framebuffer | null;
   /** Resolves with a reason when the server exits on its own. */
   exited: Promise<string>;
   /** Stops the server and removes what it leaves behind; idempotent. */
   stop(): Promise<void>;
+}
+
+/**
+ * The X server's screen itself: Xvfb keeps its framebuffer in a memory-mapped file (-fbdir, an XWD image), of
+ * which this process holds a descriptor. Its pixels are read there without asking the server for a copy.
+ */
+export interface Framebuffer {
+  fd: number;
+  /** Where the first pixel is in the file. */
+  offset: number;
+  /** Bytes from one row to the next. */
+  stride: number;
+  width: number;
+  height: number;
+}
+
+/** Reads the XWD header Xvfb writes at the start of its -fbdir file (25 big-endian 32-bit fields). */
+export function framebufferOf(fd: number): Framebuffer | null {
+  const header = Buffer.alloc(100);
+  if (readSync(fd, header, 0, header.length, 0) < header.length) return null;
+  const field = (i: number) => header.readUInt32BE(i * 4);
+  // XWD version 7, ZPixmap (2), depth 24 at 32 bits a pixel: the layout the capture's frames have.
+  if (field(1) !== 7 || field(2) !== 2 || field(3) !== 24 || field(11) !== 32) return null;
+  // The pixels follow the header and the colour map, whose entries (XWDColor) are 12 bytes each.
+  return { fd, offset: field(0) + field(19) * 12, stride: field(12), width: field(4), height: field(5) };
+}
+
+/** The directory for Xvfb's framebuffer file: memory (/dev/shm) where there is one, so nothing is written back to a disk. */
+function framebufferDir(): string {
+  const shm = '/dev/shm';
+  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), `streamgate-fb-${process.pid}-`));
 }
 
 /** The files an X server of display `n` leaves in /tmp when it is killed outright. */
@@ -81,7 +118,6 @@ export function sweepStaleDisplays(): string[] {
     }
   };
   sweep(tmpdir(), 'streamgate-x-');
-  // Framebuffer folders of versions before issue 36, which read Xvfb's pixels from a file it mapped.
   sweep('/dev/shm', 'streamgate-fb-');
   for (const name of readdirSafe('/tmp')) {
     const lock = /^\.X(\d+)-lock$/.exec(name);
@@ -142,44 +178,88 @@ export function descendantNamed(root: number, name: string): number | undefined 
 }
 
 /**
+ * Opens the framebuffer file of the server that writes into `dir`, then removes the file and `dir`: the
+ * server's mapping and this descriptor keep the pixels, and nothing is left behind however the two end.
+ */
+function openFramebuffer(dir: string): Framebuffer | null {
+  const file = path.join(dir, 'Xvfb_screen0');
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const framebuffer = framebufferOf(fd);
+    if (!framebuffer) closeSync(fd);
+    return framebuffer;
+  } catch {
+    if (fd !== null) closeSync(fd);
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The last line of Xvfb's error output that says why it ended. Its complaint that it could not remove its
+ * framebuffer file comes last on every exit (this host removed the file at start, `openFramebuffer`).
+ */
+export function lastWords(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return lines.filter((line) => !/^unlink .*Xvfb_screen\d+ failed/.test(line)).pop() ?? lines.pop() ?? '';
+}
+
+/**
  * Where an X server runs: in its session's sandbox (program-sandbox.ts), as the session's user, in its control
  * group, or, without one (tests of the capture, benches that compare), on the host as this process's user.
  */
 export type XServerPlace = Pick<ProgramSandbox, 'uid' | 'spawnServer' | 'ending'>;
 
-/** Where a sandboxed X server finds its socket folder and cookie (its own /tmp holds its lock and compiled keymaps). */
-const INSIDE = { sockets: '/tmp/.X11-unix', auth: '/run/x/Xauthority' };
+/** Where a sandboxed X server finds its folders and cookie (its own /tmp holds its lock and compiled keymaps). */
+const INSIDE = { sockets: '/tmp/.X11-unix', framebuffer: '/run/x/fb', auth: '/run/x/Xauthority' };
 
-/** An X server started, and the host folder its sockets appear in. */
+/**
+ * What an X server is given: its arguments, with the paths of its framebuffer folder and cookie where it sees
+ * them, and the host folder its sockets appear in.
+ */
 interface XLaunch {
   child: ChildProcess;
   socketDir: string;
 }
 
 /** Xvfb on the host, as this process's user: its socket in the machine's /tmp/.X11-unix. */
-function onHost(args: string[], authFile: string): XLaunch {
-  const child = spawnIsolated('Xvfb', [...args, '-auth', authFile], {
+function onHost(args: string[], fbDir: string, authFile: string): XLaunch {
+  const child = spawnIsolated('Xvfb', [...args, '-fbdir', fbDir, '-auth', authFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return { child, socketDir: '/tmp/.X11-unix' };
 }
 
 /**
- * Xvfb in the session's sandbox: it sees the system read-only, its socket folder (made here, owned by the
- * session's user, mode 0700) and its cookie, nothing of the program's or the host's files, and no
+ * Xvfb in the session's sandbox: it sees the system read-only, its framebuffer and socket folders (made here,
+ * owned by the session's user, mode 0700) and its cookie, nothing of the program's or the host's files, and no
  * network. A font path a client sets can only name files it sees: /proc is its own, the program's /tmp is not
  * there. Its socket is the only way in, reached by its path (no abstract socket: `-nolisten local`).
  */
-function inSandbox(args: string[], dir: string, authFile: string, place: XServerPlace): XLaunch {
+function inSandbox(
+  args: string[],
+  dir: string,
+  fbDir: string,
+  authFile: string,
+  place: XServerPlace,
+): XLaunch {
   const socketDir = path.join(dir, 'sockets');
   mkdirSync(socketDir, { mode: 0o700 });
-  chownSync(socketDir, place.uid, place.uid);
+  for (const own of [socketDir, fbDir]) chownSync(own, place.uid, place.uid);
   // The session's user enters the folder to reach its sockets; the cookie file in it stays this user's.
   chmodSync(dir, 0o711);
-  const child = place.spawnServer(['Xvfb', ...args, '-nolisten', 'local', '-auth', INSIDE.auth], {
-    binds: [{ host: socketDir, inside: INSIDE.sockets }],
-    data: [{ inside: INSIDE.auth, bytes: readFileSync(authFile) }],
-  });
+  const child = place.spawnServer(
+    ['Xvfb', ...args, '-nolisten', 'local', '-fbdir', INSIDE.framebuffer, '-auth', INSIDE.auth],
+    {
+      binds: [
+        { host: socketDir, inside: INSIDE.sockets },
+        { host: fbDir, inside: INSIDE.framebuffer },
+      ],
+      data: [{ inside: INSIDE.auth, bytes: readFileSync(authFile) }],
+    },
+  );
   return { child, socketDir };
 }
 
@@ -198,6 +278,7 @@ export async function startXServer(
   const dir = mkdtempSync(path.join(tmpdir(), `streamgate-x-${process.pid}-`));
   const authFile = path.join(dir, 'Xauthority');
   writeFileSync(authFile, xauthority(randomBytes(16)), { mode: 0o600 });
+  const fbDir = framebufferDir();
   // -noreset: the server must outlive its last client (the encoder restarts on every resize).
   const args = [
     '-displayfd',
@@ -214,9 +295,10 @@ export async function startXServer(
   ];
   let launched: XLaunch;
   try {
-    launched = place ? inSandbox(args, dir, authFile, place) : onHost(args, authFile);
+    launched = place ? inSandbox(args, dir, fbDir, authFile, place) : onHost(args, fbDir, authFile);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(fbDir, { recursive: true, force: true });
     throw error;
   }
   const { child, socketDir } = launched;
@@ -229,8 +311,7 @@ export async function startXServer(
       const ending = place?.ending(code, signal);
       if (ending?.outOfMemory)
         return resolve(`the display ${ending.outOfMemory} (its program's and its own)`);
-      const lastWords = stderr.trim().split('\n').pop() ?? '';
-      resolve(`the X server exited (${ending?.signal ?? signal ?? code}): ${lastWords}`);
+      resolve(`the X server exited (${ending?.signal ?? signal ?? code}): ${lastWords(stderr)}`);
     });
     child.once('error', (error) => resolve(`the X server could not start: ${error.message}`));
   });
@@ -252,8 +333,10 @@ export async function startXServer(
   }).catch((error: Error) => {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+    rmSync(fbDir, { recursive: true, force: true });
     throw error;
   });
+  const framebuffer = openFramebuffer(fbDir);
   const pid = place
     ? (descendantNamed(child.pid as number, 'Xvfb') ?? (child.pid as number))
     : (child.pid as number);
@@ -268,12 +351,14 @@ export async function startXServer(
     socket,
     authFile,
     pid,
+    framebuffer,
     exited,
     stop() {
       stopping ??= (async () => {
         await stopChild(child, 2_000);
         // A sandboxed server's lock and socket went with its own /tmp and its folder.
         if (!place) removeLeftovers(number, pid);
+        if (framebuffer) closeSync(framebuffer.fd);
         rmSync(dir, { recursive: true, force: true });
       })();
       return stopping;
