@@ -14,7 +14,6 @@ const processTests = [
   'server/private-files.test.ts',
   'server/sessions/program-exit.test.ts',
   'server/sessions/service-lock.test.ts',
-  'streamer/display/capture.test.ts',
 ];
 
 export default defineConfig({
