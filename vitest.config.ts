@@ -9,7 +9,6 @@ import react from '@vitejs/plugin-react';
  */
 const processTests = [
   '**/*.process.test.ts',
-  'server/runners/local-runner.test.ts',
   'server/sessions/manager*.test.ts',
   'server/private-files.test.ts',
   'server/sessions/program-exit.test.ts',

@@ -2,10 +2,11 @@
  * Starts the service: reads the settings, the catalog and the tokens, starts the session manager,
  * listens, and on SIGINT or SIGTERM closes everything so that no application process is left behind.
  */
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { prepareAppBundles } from './runners/app-bundles.ts';
-import { repoRoot } from './runners/local-runner.ts';
+import { repoRoot } from './runners/local-spawn.ts';
 import { banner } from './banner.ts';
 import { OidcVerifier } from './auth/oidc.ts';
 import { TokenStore, TokensError } from './auth/tokens.ts';
@@ -17,11 +18,11 @@ import { createSessionManager } from './sessions/manager.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { ServiceSandbox } from './runners/service-sandbox.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
-import { sweepStaleDisplays } from '../streamer/display/x-server.ts';
+import { sweepStaleDisplays } from '../sandbox/leftovers.ts';
 import { stillDirOf, tidyStills } from './runners/still-files.ts';
-import type { SessionLogger } from './sessions/types.ts';
+import type { Runner, SessionLogger } from './runners/runner.ts';
+import { LocalRunner } from './runners/local.ts';
 import { SlurmRunner } from './runners/slurm.ts';
-import { SlurmTools } from './runners/slurm-tools.ts';
 import type { ServiceConfig } from './config.ts';
 import { startDoor, type OpenDoor } from './door/start-door.ts';
 
@@ -32,23 +33,27 @@ const FAILED_RETENTION_MS = 10 * 60_000;
 const STOP_GRACE_MS = 5_000;
 
 /**
- * The Slurm runner (STREAMGATE_RUNNER=slurm): the portal's pages may connect to the nodes' addresses, as Slurm
- * knows them now (more through STREAMGATE_CSP_CONNECT).
+ * The runner STREAMGATE_RUNNER names: `local` runs each session's application on this machine, as many at once
+ * as it has GPUs; `slurm` makes each session a batch job of the cluster, whose queue is the queue.
  */
-async function slurmRunner(
-  config: ServiceConfig,
-  sandbox: ServiceSandbox,
-  logger: SessionLogger,
-): Promise<SlurmRunner> {
-  const nodes = await new SlurmTools().nodes().catch(() => []);
-  const sources = nodes.map((node) => `http://${node.addr.includes(':') ? `[${node.addr}]` : node.addr}:*`);
-  config.cspConnect = [...(config.cspConnect ?? []), ...sources];
-  return new SlurmRunner({
-    dir: config.slurmDir ?? '',
+function runnerOf(config: ServiceConfig, sandbox: ServiceSandbox, logger: SessionLogger): Runner {
+  if (config.runner === 'slurm') {
+    return new SlurmRunner({
+      dir: config.slurmDir ?? '',
+      portRange: config.portRange,
+      stopGraceMs: STOP_GRACE_MS,
+      // Real programs run sandboxed on the nodes too; only the tests' stand-ins ever run without.
+      sandboxed: sandbox.seccomp !== null || sandbox.refusal !== null,
+      logger,
+    });
+  }
+  return new LocalRunner({
+    publicHost: config.publicHost,
     portRange: config.portRange,
+    capacity: config.capacity,
+    logDir: path.join(config.dataDir, 'logs'),
     stopGraceMs: STOP_GRACE_MS,
-    // Real programs run sandboxed on the nodes too; only the tests' stand-ins ever run without.
-    sandboxed: sandbox.seccomp !== null || sandbox.refusal !== null,
+    sandbox,
     logger,
   });
 }
@@ -68,24 +73,20 @@ async function main(): Promise<void> {
     warn: (fields, message) => sink.log?.warn(fields, message),
     error: (fields, message) => sink.log?.error(fields, message),
   };
-  const runner = config.runner === 'slurm' ? await slurmRunner(config, sandbox, logger) : undefined;
+  const runner = runnerOf(config, sandbox, logger);
   const manager = createSessionManager(
     {
       dataDir: config.dataDir,
-      portRange: config.portRange,
-      capacity: config.capacity,
+      runner,
       queueLimit: config.queueLimit,
       publicHost: config.publicHost,
       readyWaitMs: READY_WAIT_MS,
       failedRetentionMs: FAILED_RETENTION_MS,
-      stopGraceMs: STOP_GRACE_MS,
       viewerOrigins: portalOrigins(config),
       warm: warmTargets(catalog),
       userGpuShare: config.userGpuShare ?? null,
-      sandbox,
     },
     logger,
-    runner,
   );
   // Closed after the manager has stopped: the sessions a stop ends are audited too.
   const audit = new AuditLog(config.dataDir, {
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
     audit,
     processMetrics: true,
     door: opened.door,
+    // Where the runner places applications (a cluster's nodes), as Slurm knows them now.
+    connectSources: await runner.connectSources(),
     ...(logStream ? { logStream } : {}),
   });
   sink.log = app.log.child({ component: 'sessions' });

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logPath } from './runners/local-runner.ts';
+import { logPath } from './runners/local-logs.ts';
 import { startTestApp, type TestApp } from '../test-support/test-support.ts';
 import { waitFor } from '../test-support/session-support.ts';
 
@@ -44,7 +44,7 @@ describe('files under the data directory', () => {
     expect(await modeOf(dataDir)).toBe(0o700);
     expect(await modeOf(logDir)).toBe(0o700);
     expect(await modeOf(logPath(logDir, id))).toBe(0o600);
-    for (const name of ['sessions.json', 'sessions.json.journal', 'service.lock']) {
+    for (const name of ['sessions.json', 'sessions.json.bak', 'service.lock']) {
       expect([name, await modeOf(path.join(dataDir, name))]).toEqual([name, 0o600]);
     }
   });

@@ -10,15 +10,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PersistedSession } from '../server/sessions/saved-session.ts';
-import { createSessionManager } from '../server/sessions/manager.ts';
-import { standInRequest } from './session-support.ts';
-import type { SessionManagerOptions, SessionRecord } from '../server/sessions/types.ts';
+import { standInRequest, testManager, type TestSettings } from './session-support.ts';
+import type { SessionRecord } from '../server/sessions/types.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 
 const [optionsText, flagsText, readyText] = process.argv.slice(2);
 // A sandbox does not travel as JSON: the crashing host runs its stand-ins as the tests of scheduling do.
-const options: SessionManagerOptions = {
-  ...(JSON.parse(optionsText ?? '{}') as Omit<SessionManagerOptions, 'sandbox'>),
+const options: TestSettings = {
+  ...(JSON.parse(optionsText ?? '{}') as Omit<TestSettings, 'sandbox'>),
   sandbox: ServiceSandbox.unsandboxedForTests(),
 };
 const flags = JSON.parse(flagsText ?? '[]') as string[][];
@@ -38,7 +37,7 @@ function onDisk(records: SessionRecord[]): boolean {
   }
 }
 
-const manager = createSessionManager(options);
+const manager = testManager(options);
 await manager.start();
 const ids: string[] = [];
 for (const sessionFlags of flags) ids.push((await manager.create(standInRequest(sessionFlags))).id);

@@ -4,12 +4,18 @@
  * left of the processes the test saw.
  */
 import { afterEach } from 'vitest';
-import { createSessionManager } from '../server/sessions/manager.ts';
-import { tearDown, tempDataDir, testOptions, waitFor } from './session-support.ts';
-import type { SessionManager, SessionManagerOptions, SessionRecord } from '../server/sessions/types.ts';
+import {
+  tearDown,
+  tempDataDir,
+  testManager,
+  testOptions,
+  waitFor,
+  type TestSettings,
+} from './session-support.ts';
+import type { SessionManager, SessionRecord } from '../server/sessions/types.ts';
 
 export interface ManagerHarness {
-  setup(overrides?: Partial<SessionManagerOptions>): Promise<SessionManager>;
+  setup(overrides?: Partial<TestSettings>): Promise<SessionManager>;
   /** Remembers the record's pid so that the process is killed after the test, whatever happens. */
   track(record: SessionRecord | undefined): SessionRecord | undefined;
   /** Waits for the session to be ready and returns its record. */
@@ -40,7 +46,7 @@ export function useManagerHarness(first: number, last: number): ManagerHarness {
     async setup(overrides = {}) {
       dataDir = await tempDataDir();
       logged = [];
-      manager = createSessionManager({ ...testOptions(dataDir, first, last), ...overrides }, logger);
+      manager = testManager({ ...testOptions(dataDir, first, last), ...overrides }, logger);
       await manager.start();
       return manager;
     },

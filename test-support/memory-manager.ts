@@ -27,8 +27,8 @@ import {
   type SessionCounts,
   type SessionManager,
   type SessionRecord,
-  type SessionRequest,
 } from '../server/sessions/types.ts';
+import type { SessionRequest } from '../server/runners/runner.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../protocol/viewer-ticket.ts';
 
 export interface MemoryManagerOptions {

@@ -10,9 +10,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../server/runners/process-group.ts';
 import { canBind } from '../server/runners/port-pool.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
+import { LocalRunner, type LocalRunnerOptions } from '../server/runners/local.ts';
+import { createSessionManager } from '../server/sessions/manager.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';
-import type { SessionManager, SessionManagerOptions, SessionRequest } from '../server/sessions/types.ts';
+import type { SessionManagerOptions } from '../server/sessions/options.ts';
+import type { SessionManager } from '../server/sessions/types.ts';
+import type { SessionLogger, SessionRequest } from '../server/runners/runner.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,
@@ -72,7 +76,15 @@ export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-export function testOptions(dataDir: string, first: number, last: number): SessionManagerOptions {
+/**
+ * What a test of sessions sets, in one bag: the manager's options and its local runner's (`testManager`
+ * builds the runner from them, as main.ts does), or a runner of its own.
+ */
+export type TestSettings = Omit<SessionManagerOptions, 'runner'> &
+  Omit<LocalRunnerOptions, 'logDir' | 'logger'> & { runner?: SessionManagerOptions['runner'] };
+
+/** Settings of the session tests: the stand-in on ports [first, last] of the calling file, small waits. */
+export function testOptions(dataDir: string, first: number, last: number): TestSettings {
   return {
     dataDir,
     portRange: { first, last },
@@ -88,6 +100,29 @@ export function testOptions(dataDir: string, first: number, last: number): Sessi
     // The stand-in is there (stand-in-bundle.ts).
     appCwd: standInDir(),
   };
+}
+
+const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * A manager over a local runner, both built from `settings` as main.ts builds them (the applications' logs in
+ * the data directory), or over `settings.runner`; `logger` hears both.
+ */
+export function testManager(settings: TestSettings, logger: SessionLogger = silent): SessionManager {
+  const { portRange, capacity, stopGraceMs, sandbox, appCwd, probeH264, runner, ...options } = settings;
+  const local = () =>
+    new LocalRunner({
+      publicHost: options.publicHost,
+      portRange,
+      capacity,
+      logDir: path.join(options.dataDir, 'logs'),
+      stopGraceMs,
+      sandbox,
+      ...(appCwd === undefined ? {} : { appCwd }),
+      ...(probeH264 === undefined ? {} : { probeH264 }),
+      logger,
+    });
+  return createSessionManager({ ...options, runner: runner ?? local() }, logger);
 }
 
 /** Polls `condition` until it holds; throws with `what` after `timeoutMs` (a guard, not a measurement). */

@@ -14,11 +14,10 @@ import { hashToken, TokenStore } from '../server/auth/tokens.ts';
 import { ViewerTickets } from '../server/auth/viewer-tickets.ts';
 import { parseCatalog } from '../server/catalog/load-catalog.ts';
 import type { ServiceConfig } from '../server/config.ts';
-import { createSessionManager } from '../server/sessions/manager.ts';
 import { MemoryManager, type MemoryManagerOptions } from './memory-manager.ts';
-import { standInCommand, testOptions } from './session-support.ts';
+import { standInCommand, testManager, testOptions, type TestSettings } from './session-support.ts';
 import { STAND_IN_FILE } from './stand-in-bundle.ts';
-import type { SessionManager, SessionManagerOptions } from '../server/sessions/types.ts';
+import type { SessionManager } from '../server/sessions/types.ts';
 
 /** A catalog whose `usd-viewer` runs the stand-in; `flags` go to the stand-in of every version. */
 export function standInCatalog(flags: string[] = []): string {
@@ -86,12 +85,14 @@ export interface TestAppOptions {
   catalog?: string;
   tokens?: boolean;
   ports: { first: number; last: number };
-  manager?: Partial<SessionManagerOptions>;
+  manager?: Partial<TestSettings>;
   dataDir?: string;
   staticDir?: string;
   config?: Partial<ServiceConfig>;
   /** The identity provider's verifier; by default, discovered from `config.oidc` when that is set. */
   oidc?: OidcVerifier;
+  /** Where a runner of a cluster would place applications (`Runner.connectSources`); none by default. */
+  connectSources?: string[];
 }
 
 export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
@@ -118,7 +119,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-app-')));
   const { first, last } = options.ports;
   // One GPU and a queue of one, so that the HTTP tests reach the 202 and 503 paths with few sessions.
-  const manager = createSessionManager({
+  const manager = testManager({
     ...testOptions(dataDir, first, last),
     capacity: 1,
     queueLimit: 1,
@@ -164,7 +165,8 @@ async function appOver(
   const oidc = options.oidc ?? (config.oidc ? await OidcVerifier.discover(config.oidc) : null);
   // Closed after the manager, as the service does: the sessions its stop ends are audited too.
   const audit = new AuditLog(dataDir);
-  const app = await buildApp(config, { catalog, manager, tokens, oidc, audit });
+  const { connectSources } = options;
+  const app = await buildApp(config, { catalog, manager, tokens, oidc, audit, connectSources });
   return {
     app,
     manager,

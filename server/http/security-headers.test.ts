@@ -18,6 +18,8 @@ beforeAll(async () => {
       cspConnect: ['https://relay.example:*'],
       corsOrigins: ['http://portal.example:5173'],
     },
+    // The nodes of a cluster, as its runner gives them.
+    connectSources: ['http://10.77.0.11:*'],
   });
 });
 afterAll(async () => {
@@ -35,7 +37,7 @@ function directives(policy: unknown): Map<string, string[]> {
 }
 
 describe('security headers', () => {
-  it('gives the portal a policy that allows only its own scripts and the applications of the public host', async () => {
+  it("gives the portal a policy that allows only its own scripts and the applications of the public host and the runner's nodes", async () => {
     for (const url of ['/', '/sessions/x', '/index.html', '/missing.js']) {
       const res = await t.app.inject(url);
       const csp = directives(res.headers['content-security-policy']);
@@ -46,6 +48,7 @@ describe('security headers', () => {
         'http://stream.example:*',
         'https://stream.example:*',
         'https://relay.example:*',
+        'http://10.77.0.11:*',
       ]);
       expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
       expect(csp.get('media-src')).toEqual(["'self'", 'blob:']);

@@ -5,7 +5,7 @@ import { startOwnedProcess } from '../../test-support/owned-process.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers } from '../../test-support/until.ts';
 import { appEntry, prepareAppBundles } from './app-bundles.ts';
-import { repoRoot } from './local-runner.ts';
+import { repoRoot } from './local-spawn.ts';
 
 /** How an application runs from its sources: tsx's loader by its address. */
 const TSX_IMPORT = ['--import', pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href];

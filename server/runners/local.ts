@@ -3,21 +3,31 @@
  * (CONTRACT §17), on ports of the service's range. It owns those ports, the processes and their control
  * groups, the H.264 encoder choice of this machine, and the logs and stills of its applications.
  */
-import { announcedReady, lastLogLine, launchApplication, tidyLogs } from './local-runner.ts';
+import { lastLogLine, tidyLogs } from './local-logs.ts';
+import { announcedReady, launchApplication } from './local-spawn.ts';
 import { findSessionProcesses, isAlive, isSessionProcess, startTicks, stopGroup } from './process-group.ts';
 import type { ServiceSandbox } from './service-sandbox.ts';
-import type { Recovery, SavedRun, RunHandle, RunObserver, Runner, RunSpec } from './runner.ts';
+import type {
+  Recovery,
+  SavedRun,
+  RunHandle,
+  RunObserver,
+  Runner,
+  RunSpec,
+  SessionLogger,
+  SessionRequest,
+} from './runner.ts';
 import { canBind, noteEphemeralPorts, PortPool, type SessionPorts } from './port-pool.ts';
 import { label } from '../catalog/queries.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
-import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
-import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { H264_ENCODER_ENV, probeH264, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { launchEnvironment } from '../../protocol/launch.ts';
 
 export interface LocalRunnerOptions {
   /** Address the applications bind and advertise. */
   publicHost: string;
   portRange: { first: number; last: number };
-  /** Sessions that may run at once: the machine's GPUs. */
+  /** Sessions that may run at once: the machine's GPUs (a whole number, at least 1). */
   capacity: number;
   logDir: string;
   /** Working directory of the applications (default: the repository root). */
@@ -25,8 +35,8 @@ export interface LocalRunnerOptions {
   /** SIGTERM, then SIGKILL after this. */
   stopGraceMs: number;
   sandbox: ServiceSandbox;
-  /** Finds the machine's H.264 encoder; asked once, on the first H.264 launch. */
-  probeH264(): Promise<H264Choice>;
+  /** Finds the machine's H.264 encoder; asked once, on the first H.264 launch (default: its GPU, driver and ffmpeg). */
+  probeH264?(): Promise<H264Choice>;
   logger: SessionLogger;
 }
 
@@ -47,7 +57,11 @@ export class LocalRunner implements Runner {
   private readonly stopping = new Set<Promise<void>>();
   private h264: Promise<H264Choice> | undefined;
 
+  /** Throws one clear message for a capacity that cannot work (the service stops at start-up with it). */
   constructor(private readonly options: LocalRunnerOptions) {
+    if (!Number.isInteger(options.capacity) || options.capacity < 1) {
+      throw new Error(`Capacity must be a whole number of at least 1, not ${options.capacity}.`);
+    }
     this.pool = new PortPool(options.portRange);
   }
 
@@ -74,8 +88,7 @@ export class LocalRunner implements Runner {
     const h264 = codec === 'h264' ? (await this.h264Encoder()).encoder : undefined;
     const environment = {
       ...spec.environment,
-      STREAMGATE_CODEC: codec,
-      STREAMGATE_AUDIO: spec.request.profile.settings.audio ? 'on' : 'off',
+      ...launchEnvironment({ codec, audio: spec.request.profile.settings.audio }),
       ...(h264 ? { [H264_ENCODER_ENV]: h264 } : {}),
       // Its recent still (still-files.ts), removed when the application exits.
       ...stillEnvironment(stillDirBeside(this.options.logDir), spec.sessionId),
@@ -221,13 +234,18 @@ export class LocalRunner implements Runner {
     return this.options.capacity;
   }
 
+  /** None: its applications listen on the service's public host, which the policy names already. */
+  async connectSources(): Promise<string[]> {
+    return [];
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.stopping]);
   }
 
   /** The machine's H.264 encoder, found once for every H.264 session of the service, and logged then. */
   private h264Encoder(): Promise<H264Choice> {
-    this.h264 ??= this.options.probeH264().then((choice) => {
+    this.h264 ??= (this.options.probeH264?.() ?? probeH264()).then((choice) => {
       this.options.logger.info({ encoder: choice.encoder }, `H.264 sessions: ${choice.reason}`);
       return choice;
     });

@@ -7,9 +7,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxKit } from '../../sandbox/availability.ts';
 import { DomainError } from '../errors.ts';
-import { createSessionManager } from '../sessions/manager.ts';
 import type { SessionManager } from '../sessions/types.ts';
-import { removeDir, standInRequest, tempDataDir, testOptions } from '../../test-support/session-support.ts';
+import {
+  removeDir,
+  standInRequest,
+  tempDataDir,
+  testManager,
+  testOptions,
+} from '../../test-support/session-support.ts';
 import { ServiceSandbox } from './service-sandbox.ts';
 
 const WHY = 'bubblewrap (bwrap) is not installed: run npm run setup';
@@ -61,7 +66,7 @@ describe('ServiceSandbox', () => {
 
   it('makes the manager answer a launch of a real program with a 503 that says why, and start nothing', async () => {
     dir = await tempDataDir();
-    manager = createSessionManager({
+    manager = testManager({
       ...testOptions(dir, 48300, 48309),
       sandbox: await ServiceSandbox.prepare(dir, WHY),
     });

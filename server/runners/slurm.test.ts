@@ -264,6 +264,13 @@ describe('the Slurm runner', () => {
     await slurm.close();
   });
 
+  it("gives the portal's pages its nodes' addresses to connect to, and none while slurmctld does not answer", async () => {
+    const slurm = runner();
+    expect(await slurm.connectSources()).toEqual(['http://10.77.0.11:*', 'http://10.77.0.12:*']);
+    cluster.down = true;
+    expect(await slurm.connectSources()).toEqual([]);
+  });
+
   it('adopts running jobs by name after a restart and cancels, saying so, the ones no session accounts for', async () => {
     cluster.jobs.set('7', { name: 'streamgate-mine', state: 'RUNNING', reason: 'None', node: 'node1' });
     cluster.jobs.set('8', { name: 'streamgate-stray', state: 'RUNNING', reason: 'None', node: 'node2' });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { appBundles, appEntry } from './app-bundles.ts';
-import { repoRoot } from './local-runner.ts';
+import { repoRoot } from './local-spawn.ts';
 import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { endingWords, waitingWords } from './slurm-words.ts';
@@ -24,9 +24,10 @@ import type {
   Runner,
   RunSpec,
   SavedRun,
+  SessionLogger,
+  SessionRequest,
 } from './runner.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
-import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
 
 export const JOB_PREFIX = 'streamgate-';
 
@@ -109,6 +110,12 @@ export class SlurmRunner implements Runner {
       );
       await this.tools.cancel(job.id).catch(() => undefined);
     }
+  }
+
+  /** The nodes' addresses as Slurm knows them now, any port (more through STREAMGATE_CSP_CONNECT). */
+  async connectSources(): Promise<string[]> {
+    const nodes = await this.tools.nodes().catch(() => []);
+    return nodes.map((node) => `http://${node.addr.includes(':') ? `[${node.addr}]` : node.addr}:*`);
   }
 
   refuses(): string | undefined {

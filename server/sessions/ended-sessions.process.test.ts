@@ -4,13 +4,13 @@
  * 48650-48659.
  */
 import { describe, expect, it } from 'vitest';
-import { createSessionManager } from './manager.ts';
 import type { EndedSession, SessionManager } from './types.ts';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import {
   standInRequest,
   tearDown,
   tempDataDir,
+  testManager,
   testOptions,
   waitFor,
 } from '../../test-support/session-support.ts';
@@ -67,7 +67,7 @@ describe('the manager keeps ended sessions', () => {
   it('ended by the service stopping, and all of them kept across a restart', async () => {
     const dataDir = await tempDataDir();
     const pids = new Set<number | undefined>();
-    let m: SessionManager | undefined = createSessionManager({
+    let m: SessionManager | undefined = testManager({
       ...testOptions(dataDir, 48650, 48659),
       capacity: 1,
     });
@@ -77,7 +77,7 @@ describe('the manager keeps ended sessions', () => {
       const queued = await m.create(standInRequest([], {}, 'bob'));
       pids.add(m.get(running.id)?.pid);
       await m.stop();
-      m = createSessionManager(testOptions(dataDir, 48650, 48659));
+      m = testManager(testOptions(dataDir, 48650, 48659));
       await m.start();
       const past = m.endedSessions(null, 0, 50);
       expect(past.items.map((e) => [e.id, e.cause, e.reason]).sort()).toEqual(

@@ -34,9 +34,8 @@ describe("a user's share of the GPUs", () => {
   });
 
   it('passes over the sessions of a user who holds the share; others behind them start first', () => {
-    const share = new GpuShare<Fake>(userGpuShare(2, 50), 2);
     const running = new Fake('alice-1', 'alice', 'ready');
-    share.update(running);
+    const share = new GpuShare<Fake>(userGpuShare(2, 50), 2, () => [running]);
     const queue = [new Fake('alice-2', 'alice'), new Fake('alice-3', 'alice'), new Fake('bob-1', 'bob')];
     expect(names(share.pick(queue, 1))).toEqual(['bob-1']);
     expect(share.waiting(queue[0]!)).toBe(shareMessage(1, 2));
@@ -50,13 +49,12 @@ describe("a user's share of the GPUs", () => {
 
     // Alice's session ends: her next one is first in line again.
     running.phase = 'gone';
-    share.update(running);
     expect(names(share.pick(queue, 1))).toEqual(['alice-2']);
     expect(share.waiting(queue[0]!)).toBeUndefined();
   });
 
   it('counts the sessions it picks against their owner: one pick does not give a user two GPUs', () => {
-    const share = new GpuShare<Fake>(userGpuShare(4, 50), 4);
+    const share = new GpuShare<Fake>(userGpuShare(4, 50), 4, () => []);
     const queue = ['alice-1', 'alice-2', 'alice-3', 'bob-1', 'bob-2', 'bob-3'].map(
       (name) => new Fake(name, name.split('-')[0]!),
     );
@@ -65,40 +63,33 @@ describe("a user's share of the GPUs", () => {
   });
 
   it('holds back neither admins (the anonymous caller of a set-up without tokens is one) nor warm applications', () => {
-    const share = new GpuShare<Fake>(userGpuShare(2, 50), 2);
-    const first = new Fake('admin-1', 'anonymous', 'ready', true);
-    share.update(first);
+    const held: Fake[] = [];
+    const share = new GpuShare<Fake>(userGpuShare(2, 50), 2, () => held);
+    held.push(new Fake('admin-1', 'anonymous', 'ready', true));
     const queue = [new Fake('admin-2', 'anonymous', 'queued', true)];
     expect(names(share.pick(queue, 1))).toEqual(['admin-2']);
     expect(share.allows({ owner: 'anonymous', admin: true })).toBe(true);
     const warm = new Fake('warm', 'nobody', 'ready');
     warm.warm = true;
-    share.update(warm);
+    held.push(warm);
     expect(share.allows({ owner: 'nobody' })).toBe(true);
   });
 
   it('leaves the queue first in, first out when there is no share', () => {
-    const share = new GpuShare<Fake>(null, 2);
-    const running = new Fake('alice-1', 'alice', 'ready');
-    share.update(running);
+    const share = new GpuShare<Fake>(null, 2, () => [new Fake('alice-1', 'alice', 'ready')]);
     const queue = [new Fake('alice-2', 'alice'), new Fake('bob-1', 'bob')];
     expect(names(share.pick(queue, 1))).toEqual(['alice-2']);
     expect(share.waiting(queue[0]!)).toBeUndefined();
     expect(share.allows({ owner: 'alice' })).toBe(true);
   });
 
-  it('counts afresh after many changes at once', () => {
-    const share = new GpuShare<Fake>(1 /* one GPU each */, 3);
+  it('counts what the sessions hold when asked, whatever changed since', () => {
     const sessions = [new Fake('a', 'alice', 'ready'), new Fake('b', 'bob', 'starting')];
-    share.recount(sessions);
+    const share = new GpuShare<Fake>(1 /* one GPU each */, 3, () => sessions);
     expect(share.allows({ owner: 'alice' })).toBe(false);
     expect(share.allows({ owner: 'bob' })).toBe(false);
     expect(share.allows({ owner: 'carol' })).toBe(true);
-    // A change reported twice is counted once.
-    share.update(sessions[0]!);
     sessions[0]!.phase = 'gone';
-    share.update(sessions[0]!);
-    share.update(sessions[0]!);
     expect(share.allows({ owner: 'alice' })).toBe(true);
     expect(share.allows({ owner: 'bob' })).toBe(false);
   });

@@ -5,8 +5,7 @@
  * the queue stays first in, first out. Sessions of admins are not held back, nor, since the anonymous caller
  * of a set-up without tokens is an admin, any session of such a set-up. Warm applications are nobody's.
  */
-import { OwnerCounts } from './owner-counts.ts';
-import type { SessionRequest } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** What the share looks at in a session. */
 export interface SharedSession {
@@ -31,32 +30,19 @@ export function shareMessage(held: number, capacity: number): string {
   );
 }
 
-/** The GPUs each owner's sessions hold, kept up to date as sessions change, and who may start among those queued. */
+/** Who may start among those queued, from the GPUs each owner's sessions hold now (counted when asked). */
 export class GpuShare<S extends SharedSession> {
-  /** GPUs held by sessions of people held to the share. */
-  private readonly holding = new OwnerCounts<S>(
-    (session) => session.holdsGpu && !session.warm && !session.request.admin,
-  );
-
-  /** `share`: GPUs per user (`userGpuShare`), null for none. */
+  /** `share`: GPUs per user (`userGpuShare`), null for none; `sessions`: every session the service holds. */
   constructor(
     readonly share: number | null,
     private readonly capacity: number,
+    private readonly sessions: () => Iterable<S>,
   ) {}
-
-  /** Counts `session` while it holds a GPU for a person held to the share. */
-  update(session: S): void {
-    if (this.share !== null) this.holding.update(session);
-  }
-
-  /** Counts every session afresh, after changes made to many at once (a restore, a stop). */
-  recount(sessions: Iterable<S>): void {
-    if (this.share !== null) this.holding.recount(sessions);
-  }
 
   /** Whether a session of `request` may take a GPU now, as far as its owner's share goes. */
   allows(request: Pick<SessionRequest, 'owner' | 'admin'>): boolean {
-    return this.share === null || request.admin === true || this.held(request.owner) < this.share;
+    if (this.share === null || request.admin === true) return true;
+    return (this.holding().get(request.owner) ?? 0) < this.share;
   }
 
   /**
@@ -65,33 +51,42 @@ export class GpuShare<S extends SharedSession> {
    */
   pick(queue: readonly S[], free: number): S[] {
     if (free <= 0 || queue.length === 0) return [];
-    if (this.share === null) return queue.slice(0, free);
+    const share = this.share;
+    if (share === null) return queue.slice(0, free);
     const picked: S[] = [];
-    const taking = new Map<string, number>();
+    const holding = this.holding();
     for (const session of queue) {
       if (picked.length >= free) break;
       const owner = session.record.owner;
       if (!session.request.admin) {
-        const taken = taking.get(owner) ?? 0;
-        if (this.held(owner) + taken >= this.share) continue;
-        taking.set(owner, taken + 1);
+        const held = holding.get(owner) ?? 0;
+        if (held >= share) continue;
+        holding.set(owner, held + 1);
       }
       picked.push(session);
     }
     return picked;
   }
 
-  /** Why a queued session waits, when it is its owner's share (not a lack of GPUs) that holds it back. */
-  waiting(session: S): string | undefined {
-    if (
-      session.phase !== 'queued' ||
-      this.allows({ owner: session.record.owner, admin: session.request.admin })
-    )
-      return undefined;
-    return shareMessage(this.held(session.record.owner), this.capacity);
+  /**
+   * Why a queued session waits, when it is its owner's share (not a lack of GPUs) that holds it back.
+   * `holding`: what `holding()` counted, when a list asks for many sessions at once.
+   */
+  waiting(session: S, holding?: ReadonlyMap<string, number>): string | undefined {
+    if (session.phase !== 'queued' || this.share === null || session.request.admin) return undefined;
+    const held = (holding ?? this.holding()).get(session.record.owner) ?? 0;
+    return held < this.share ? undefined : shareMessage(held, this.capacity);
   }
 
-  private held(owner: string): number {
-    return this.holding.of(owner);
+  /** GPUs held per person held to the share, counted now: one pass over the sessions, a few hundred at most. */
+  holding(): Map<string, number> {
+    const byOwner = new Map<string, number>();
+    if (this.share === null) return byOwner;
+    for (const session of this.sessions()) {
+      if (!session.holdsGpu || session.warm || session.request.admin) continue;
+      const owner = session.record.owner;
+      byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
+    }
+    return byOwner;
   }
 }

@@ -1,11 +1,11 @@
 /**
- * What the service holds: its sessions, the queue in front of the runner's slots, and the counts kept
- * over them (each owner's live sessions for the per-user limit, each user's share of the GPUs). The
- * manager schedules with these; the records the API shows are read here.
+ * What the service holds: its sessions and the queue in front of the runner's slots, and what is counted
+ * over them when asked (each owner's live sessions for the per-user limit, each user's share of the GPUs):
+ * a pass over a few hundred sessions at most, not counts kept in step with every change. The manager
+ * schedules with these; the records the API shows are read here.
  */
 import { sessionCounts } from './capacity.ts';
 import { GpuShare, userGpuShare } from './fair-share.ts';
-import { OwnerCounts } from './owner-counts.ts';
 import type { Session } from './session.ts';
 import type { SessionCounts, SessionRecord } from './types.ts';
 
@@ -15,25 +15,16 @@ export class Holdings {
   readonly queue: Session[] = [];
   /** Each user's share of the GPUs: who may start while others wait. */
   readonly share: GpuShare<Session>;
-  /** Pending or ready, for the per-user limit: a warm session is nobody's until it is claimed. */
-  private readonly owners = new OwnerCounts<Session>(
-    (entry) =>
-      !entry.warm &&
-      entry.phase !== 'failed' &&
-      entry.phase !== 'gone' &&
-      this.sessions.get(entry.id) === entry,
-  );
 
   constructor(
     private readonly slots: number,
     userShare: number | null,
   ) {
-    this.share = new GpuShare(userGpuShare(slots, userShare), slots);
+    this.share = new GpuShare(userGpuShare(slots, userShare), slots, () => this.sessions.values());
   }
 
   add(session: Session): void {
     this.sessions.set(session.id, session);
-    this.update(session);
   }
 
   /** A session that is gone: out of the queue and the map. */
@@ -41,18 +32,6 @@ export class Holdings {
     const place = this.queue.indexOf(session);
     if (place >= 0) this.queue.splice(place, 1);
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-  }
-
-  /** Counts one session afresh after a change. */
-  update(session: Session): void {
-    this.owners.update(session);
-    this.share.update(session);
-  }
-
-  /** Counts every session afresh, after changes to many at once. */
-  recount(): void {
-    this.owners.recount(this.sessions.values());
-    this.share.recount(this.sessions.values());
   }
 
   /** A session the API may show: not a warm one, which is nobody's yet. */
@@ -73,8 +52,14 @@ export class Holdings {
     return this.share.share === null ? this.queue.length : this.share.pick(this.queue, Infinity).length;
   }
 
+  /** Sessions of `owner` pending or ready, for the per-user limit: a warm session is nobody's until it is claimed. */
   activeCount(owner: string): number {
-    return this.owners.of(owner);
+    let count = 0;
+    for (const session of this.sessions.values()) {
+      const live = !session.warm && session.phase !== 'failed' && session.phase !== 'gone';
+      if (live && session.record.owner === owner) count++;
+    }
+    return count;
   }
 
   /** Sessions of `owner` (every session when owner is null), oldest first, failed ones included. */
@@ -83,20 +68,18 @@ export class Holdings {
       .filter((session) => !session.warm && (owner === null || session.record.owner === owner))
       .sort((a, b) => a.seq - b.seq);
     const page = mine.slice(offset, offset + limit);
-    // Places in the queue found in one pass, not one search of the queue per record.
-    const places = page.some((session) => session.phase === 'queued')
-      ? new Map(this.queue.map((session, i) => [session, i]))
-      : this.queue;
-    return { count: mine.length, items: page.map((session) => this.recordOf(session, places)) };
+    // Counted once for the page, not once per record.
+    const holding = this.share.holding();
+    return { count: mine.length, items: page.map((session) => this.recordOf(session, holding)) };
   }
 
-  /** The record callers get; a session held back by its owner's share says so. */
-  recordOf(
-    session: Session,
-    places: readonly Session[] | ReadonlyMap<Session, number> = this.queue,
-  ): SessionRecord {
-    const record = session.toRecord(places);
-    const held = this.share.waiting(session);
+  /**
+   * The record callers get; a session held back by its owner's share says so. `holding`: the GPUs each owner
+   * holds (`GpuShare.holding`), when many records are made at once.
+   */
+  recordOf(session: Session, holding?: ReadonlyMap<string, number>): SessionRecord {
+    const record = session.toRecord(this.queue);
+    const held = this.share.waiting(session, holding);
     if (held !== undefined) record.message = held;
     return record;
   }

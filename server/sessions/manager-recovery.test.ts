@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { launchApplication, repoRoot } from '../runners/local-runner.ts';
+import { launchApplication, repoRoot } from '../runners/local-spawn.ts';
 import { isAlive, signalGroup } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
-import { createSessionManager } from './manager.ts';
 import { Session, type SessionServices } from './session.ts';
 import { stillDirOf, stillPath } from '../runners/still-files.ts';
 import {
@@ -15,10 +14,12 @@ import {
   standInRequest,
   tearDown,
   tempDataDir,
+  testManager,
   testOptions,
   waitFor,
+  type TestSettings,
 } from '../../test-support/session-support.ts';
-import type { SessionManager, SessionManagerOptions, SessionRecord } from './types.ts';
+import type { SessionManager, SessionRecord } from './types.ts';
 
 // This file's ports: 48050-48099.
 const FIRST = 48050;
@@ -39,7 +40,7 @@ afterEach(async () => {
  * `readyCount` are ready: its applications keep running, as after a crash of the service.
  */
 async function crashedService(
-  options: SessionManagerOptions,
+  options: TestSettings,
   flags: string[][],
   readyCount: number,
   startedCount = 0,
@@ -80,7 +81,7 @@ describe('session manager after a crash of the service', () => {
     signalGroup(b!.pid!, 'SIGKILL');
     await waitFor('B to be gone', () => !isAlive(b!.pid!));
 
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     const m = manager;
     expect(m.get(a!.id)).toMatchObject({ state: 'ready', pid: a!.pid, ports: a!.ports });
@@ -120,7 +121,7 @@ describe('session manager after a crash of the service', () => {
       'the application to be ready',
       async () => (await probeHealth('127.0.0.1', a!.ports!.signaling)).ok,
     );
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     expect(manager.get(a!.id)).toMatchObject({
       state: 'ready',
@@ -133,7 +134,7 @@ describe('session manager after a crash of the service', () => {
     dataDir = await tempDataDir();
     const options = testOptions(dataDir, FIRST, LAST);
     const [a, b] = await crashedService(options, [['--spawn-child'], []], 2);
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     // The still an adopted application keeps: no child handle of this service removes it on exit.
     const still = stillPath(stillDirOf(dataDir), a!.id);
@@ -151,7 +152,7 @@ describe('session manager after a crash of the service', () => {
   it('recovers from a torn state file with its backup copy, and starts empty when both are unreadable', async () => {
     dataDir = await tempDataDir();
     const options = testOptions(dataDir, FIRST, LAST);
-    const first = createSessionManager(options);
+    const first = testManager(options);
     await first.start();
     const failed = await first.create(standInRequest(['--exit-after-ms', '0']));
     await waitFor('the failure', () => first.get(failed.id)?.state === 'failed');
@@ -160,14 +161,14 @@ describe('session manager after a crash of the service', () => {
     const file = path.join(dataDir, 'sessions.json');
     const text = await readFile(file, 'utf8');
     await writeFile(file, text.slice(0, text.length / 2));
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     expect(manager.get(failed.id)?.state).toBe('failed');
     await manager.stop();
 
     await writeFile(file, '{"version": 1, "sess');
     await writeFile(`${file}.bak`, 'not json at all');
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     expect(manager.list(null, 0, 10).count).toBe(0);
     const fresh = await manager.create(standInRequest());
@@ -213,7 +214,7 @@ describe('session manager after a crash of the service', () => {
     };
     await writeFile(path.join(dataDir, 'sessions.json'), JSON.stringify(state));
 
-    manager = createSessionManager(options);
+    manager = testManager(options);
     await manager.start();
     expect(manager.get(withPorts.record.id)).toMatchObject({ state: 'ready', pid: adoptable.pid });
     await waitFor('the stray application to be stopped', () => !isAlive(stray.pid!));

@@ -7,12 +7,12 @@ import { isAlive } from '../runners/process-group.ts';
 import { probeHealth } from './health-probe.ts';
 import { canBind } from '../runners/port-pool.ts';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
-import { createSessionManager } from './manager.ts';
 import {
   environmentOf,
   freeBlock,
   sessionProcesses,
   standInRequest,
+  testManager,
   testOptions,
   waitFor,
 } from '../../test-support/session-support.ts';
@@ -188,12 +188,8 @@ describe('session manager', () => {
   });
 
   it('refuses settings that cannot work', () => {
-    expect(() => createSessionManager({ ...testOptions('unused', FIRST, LAST), capacity: 0 })).toThrow(
-      /Capacity/,
-    );
-    expect(() => createSessionManager({ ...testOptions('unused', FIRST, LAST), queueLimit: -1 })).toThrow(
-      /queue/,
-    );
+    expect(() => testManager({ ...testOptions('unused', FIRST, LAST), capacity: 0 })).toThrow(/Capacity/);
+    expect(() => testManager({ ...testOptions('unused', FIRST, LAST), queueLimit: -1 })).toThrow(/queue/);
   });
 
   it('ends a session that is still starting, once however often it is asked', async () => {

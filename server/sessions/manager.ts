@@ -1,21 +1,19 @@
 /**
  * The session machinery behind /stream. The manager queues and grants capacity: a first-in-first-out queue
  * in front of the runner's slots (GPUs), the sessions it holds (session.ts, each an actor that owns its
- * life), their counts per owner and their durable state. The runner (runners/runner.ts) runs the
+ * life; holdings.ts counts over them when asked) and their durable state. The runner (runners/runner.ts) runs the
  * applications; the restore (session-restore.ts) takes over survivors of a restart; the warm pool
  * (warm-pool.ts) is a policy on top that keeps some started ahead of demand.
  */
-import path from 'node:path';
 import { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
-import { LocalRunner } from '../runners/local.ts';
-import type { Runner } from '../runners/runner.ts';
+import type { Runner, SessionLogger, SessionRequest } from '../runners/runner.ts';
 import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
 import { Holdings } from './holdings.ts';
-import { resolveOptions, type ResolvedOptions } from './options.ts';
+import { resolveOptions, type ResolvedOptions, type SessionManagerOptions } from './options.ts';
 import { openPrivateDir } from '../private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
@@ -32,24 +30,18 @@ import {
   StateWriteError,
   type EndCause,
   type EndedSession,
-  type SessionLogger,
   type SessionManager,
-  type SessionManagerOptions,
   type SessionRecord,
-  type SessionRequest,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** Builds the manager over the local runner (or `runner`); nothing runs until `start()`. */
+/** Builds the manager over the runner it is given (`options.runner`); nothing runs until `start()`. */
 export function createSessionManager(
-  given: SessionManagerOptions,
+  options: SessionManagerOptions,
   logger: SessionLogger = silent,
-  runner?: Runner,
 ): SessionManager {
-  const options = resolveOptions(given);
-  runner ??= new LocalRunner({ ...options, logDir: path.join(options.dataDir, 'logs'), logger });
-  return new Manager(options, logger, runner);
+  return new Manager(resolveOptions(options), logger, options.runner);
 }
 
 class Manager implements SessionManager {
@@ -103,6 +95,7 @@ class Manager implements SessionManager {
       ({ target }) => !runner.refuses({ ...target, owner: '', arguments: {} }),
     );
     this.warmPool = new WarmPool(targets, {
+      sessions: () => this.held.sessions.values(),
       hasFreeGpu: () => this.held.freeGpus() > 0,
       startWarm: (request) => void this.add(request, true).launch(),
       end: (id) => this.end(id),
@@ -131,9 +124,8 @@ class Manager implements SessionManager {
       logger: this.logger,
       revive: (saved) => {
         const session = Session.revive(saved, this.services, (s, event) => this.onEvent(s, event));
-        this.held.add(session);
         // Before the first pump: warm sessions that run on are counted, not started again.
-        this.warmPool.update(session);
+        this.held.add(session);
         return session;
       },
       failedRetentionMs: this.options.failedRetentionMs,
@@ -271,7 +263,7 @@ class Manager implements SessionManager {
     await this.lock.release();
   }
 
-  /** A new session, held and counted (not yet queued or launched). */
+  /** A new session, held (not yet queued or launched). */
   private add(request: SessionRequest, warm: boolean): Session {
     const session = Session.create(request, ++this.seq, this.services, (s, e) => this.onEvent(s, e), warm);
     this.held.add(session);
@@ -279,11 +271,9 @@ class Manager implements SessionManager {
     return session;
   }
 
-  /** What the manager does about a session's transition: count, schedule, save. */
+  /** What the manager does about a session's transition: schedule, save. */
   private onEvent(session: Session, event: SessionEvent): void {
     const sessionId = session.id;
-    // Before the pumps below: a session that let go of its GPU no longer counts against its owner's share.
-    this.held.update(session);
     switch (event.type) {
       case 'ending':
         // Nothing saved changes until the application is gone.
@@ -318,13 +308,6 @@ class Manager implements SessionManager {
 
   /** A change of a session (or all) goes into the next write, awaited by nobody but create(). */
   private changed(session: Session | 'all'): void {
-    if (session === 'all') {
-      this.held.recount();
-      this.warmPool.recount(this.held.sessions.values());
-    } else {
-      this.held.update(session);
-      this.warmPool.update(session);
-    }
     this.store.note(session === 'all' ? 'all' : session.id);
   }
 

@@ -3,7 +3,7 @@
  * network; fake timers for every wait.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Session, type SessionEvent, type SessionServices } from './session.ts';
+import { NEXT_PHASES, Session, type Phase, type SessionEvent, type SessionServices } from './session.ts';
 import type { Health } from './health-probe.ts';
 import type { Placement, RunObserver, Runner, RunSpec } from '../runners/runner.ts';
 import { standInRequest, testSettings } from '../../test-support/session-support.ts';
@@ -37,6 +37,7 @@ class FakeRunner implements Runner {
   isRunning = () => this.running;
   recover = () => ({ kind: 'absent' as const });
   slots = () => 1;
+  connectSources = async () => [];
   close = async () => {};
   place(signaling: number, pid = 100, announced: Promise<void> = new Promise(() => {})): void {
     const placement: Placement = {
@@ -367,5 +368,99 @@ describe('its lifetime', () => {
     answers.set(5000, { ok: true, viewers: 1 });
     await s.check();
     expect(s.toRecord([]).idleEndsAt).toBeUndefined();
+  });
+});
+
+describe('its phases', () => {
+  /** The table's steps, as "from → to". */
+  const legal = new Set(
+    Object.entries(NEXT_PHASES).flatMap(([from, nexts]) => nexts.map((next) => `${from} → ${next}`)),
+  );
+  const PHASES = Object.keys(NEXT_PHASES) as Phase[];
+  /** `to` is private: the tests reach it as the session itself does. */
+  const step = (s: Session, next: Phase) => (s as unknown as { to(next: Phase): void }).to(next);
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A session in `phase`, reached the way a service reaches it. */
+  async function sessionIn(phase: Phase): Promise<Session> {
+    answers.set(5000, { ok: true });
+    const s = session();
+    if (phase === 'queued') return s;
+    if (phase === 'gone') {
+      await s.end();
+      return s;
+    }
+    await s.launch();
+    if (phase === 'failed') s.fail('broken');
+    if (phase === 'starting' || phase === 'failed') return s;
+    runner.place(5000);
+    await pass(0);
+    // Its runner's stop is awaited: until then it is ending.
+    if (phase === 'ending') void s.end();
+    return s;
+  }
+
+  it('refuses every step that the table does not hold, and stays where it was', async () => {
+    for (const from of PHASES) {
+      for (const next of PHASES) {
+        if (legal.has(`${from} → ${next}`)) continue;
+        const s = await sessionIn(from);
+        expect(s.phase).toBe(from);
+        expect(() => step(s, next)).toThrow(`A session cannot go from ${from} to ${next}`);
+        expect(s.phase).toBe(from);
+      }
+    }
+  });
+
+  it('takes every step of the table in the lives a service gives it, and no other', async () => {
+    const taken = new Set<string>();
+    const to = Reflect.get(Session.prototype, 'to') as (this: Session, next: Phase) => void;
+    vi.spyOn(Session.prototype as unknown as { to(next: Phase): void }, 'to').mockImplementation(function (
+      this: Session,
+      next: Phase,
+    ) {
+      taken.add(`${this.phase} → ${next}`);
+      to.call(this, next);
+    });
+    answers.set(5000, { ok: true });
+    // Launched, ready, ended: its application stops first.
+    const ended = session();
+    await ended.launch();
+    runner.place(5000);
+    await pass(0);
+    await ended.end();
+    // Ended while it starts; failed while it starts, and forgotten after its retention.
+    const early = session();
+    await early.launch();
+    await early.end();
+    const broken = session();
+    await broken.launch();
+    broken.fail('broken');
+    await pass(60_000);
+    // A ready one that stops answering fails.
+    const silent = session({ startupTimeoutMs: 1_000 });
+    await silent.launch();
+    runner.place(5000);
+    await pass(0);
+    answers.set(5000, { ok: false });
+    await silent.check();
+    await pass(1_000);
+    await silent.check();
+    // Queued: ended, or failed by a restore that found its application lost.
+    await session().end();
+    session().fail('lost');
+    // Restored with its application running: ready at once, or starting.
+    const wasReady = session();
+    wasReady.record.state = 'ready';
+    await wasReady.resume({ pid: 9 });
+    await session().resume({ pid: 10 });
+    expect([ended, early, broken, silent, wasReady].map((s) => s.phase)).toEqual([
+      'gone',
+      'gone',
+      'gone',
+      'failed',
+      'ready',
+    ]);
+    expect(taken).toEqual(legal);
   });
 });

@@ -4,25 +4,88 @@
  * application and tells it where that runs and when it ends; the manager, its listener, hears each
  * transition (to save, count and schedule) and asks it to launch, end or be claimed.
  *
- *   queued ──launch──▶ starting ──ready──▶ ready
- *   queued, starting, ready ──fail──▶ failed ──(its retention over)──▶ gone
- *   starting, ready ──end──▶ ending ──(its application stopped)──▶ gone;  queued, failed ──end──▶ gone
- *   read back after a restart: failed, or queued until `requeue` (no application) or `resume` (one runs)
+ * Its phases and the steps between them are one table, `NEXT_PHASES`, and one method, `to`, is the only
+ * writer of its phase: a step the table does not hold throws. A session read back after a restart is failed
+ * as it was, or queued until `requeue` (no application runs) or `resume` (one runs: starting or ready at once).
  * A warm session (CONTRACT §16), started for nobody, goes through the same phases; `claim` hands it to a person.
  */
 import { randomUUID } from 'node:crypto';
 import type { Health } from './health-probe.ts';
 import { extended, lifetimeOf, type Lifetime } from './lifetime.ts';
 import type { PersistedSession } from './saved-session.ts';
-import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
-import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
-import type { EndCause, SessionLogger, SessionRecord, SessionRequest } from './types.ts';
+import {
+  exitMessage,
+  label,
+  readyMessage,
+  startingMessage,
+  timeoutMessage,
+  waitingMessage,
+} from './session-messages.ts';
+import { HealthWatch } from './session-watch.ts';
+import type { EndCause, SessionRecord, SessionState } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import { DomainError } from '../errors.ts';
-import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
+import type {
+  Placement,
+  RunExit,
+  RunHandle,
+  RunObserver,
+  Runner,
+  SessionLogger,
+  SessionRequest,
+} from '../runners/runner.ts';
 import { DEFAULT_FILES_MB } from '../../protocol/files.ts';
 
-export type { Phase, SessionEvent };
+/** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
+export type Phase = 'queued' | 'starting' | 'ready' | 'ending' | 'failed' | 'gone';
+
+/**
+ * The phases each phase may go to, and nothing else:
+ *
+ *   queued ──launch──▶ starting ──ready──▶ ready
+ *   queued ──resume──▶ starting or ready (its application ran on while the service was down)
+ *   queued, starting, ready ──fail──▶ failed ──(its retention over)──▶ gone
+ *   starting, ready ──end──▶ ending ──(its application stopped)──▶ gone;  queued, failed ──end──▶ gone
+ */
+export const NEXT_PHASES = {
+  queued: ['starting', 'ready', 'failed', 'gone'],
+  starting: ['ready', 'ending', 'failed'],
+  ready: ['ending', 'failed'],
+  ending: ['gone'],
+  failed: ['gone'],
+  gone: [],
+} as const satisfies Record<Phase, readonly Phase[]>;
+
+/** Whether the table lets a session go from `from` to `to`. */
+export function mayMove(from: Phase, to: Phase): boolean {
+  return (NEXT_PHASES[from] as readonly Phase[]).includes(to);
+}
+
+/** The state callers see in each phase; `ending` and `gone` keep the one they had. */
+const STATE_OF: Partial<Record<Phase, SessionState>> = {
+  queued: 'pending',
+  starting: 'pending',
+  ready: 'ready',
+  failed: 'failed',
+};
+
+/** What happened to a session; every event but `ending` changed what is saved of it. */
+export type SessionEvent =
+  | { type: 'starting' }
+  /** Its application runs: ports and process are on the record. */
+  | { type: 'launched' }
+  /** Its application waits for a place to run: its message says why. */
+  | { type: 'waiting' }
+  | { type: 'ready' }
+  /** A warm session was handed to a person: owner, request and creation time are theirs now. */
+  | { type: 'claimed' }
+  /** Its sharing was stopped: watch tickets issued until `watchCutoffMs` are refused. */
+  | { type: 'sharingStopped' }
+  /** It was extended: it ends later. */
+  | { type: 'extended' }
+  | { type: 'failed'; reason: string }
+  | { type: 'ending' }
+  | { type: 'gone' };
 
 export type SessionListener = (session: Session, event: SessionEvent) => void;
 
@@ -44,7 +107,23 @@ export interface SessionServices {
   failedRetentionMs: number;
 }
 
-export class Session extends SessionCore {
+export class Session implements PersistedSession {
+  readonly record: SessionRecord;
+  request: SessionRequest;
+  readonly seq: number;
+  /** Written by `to` alone. */
+  private current: Phase;
+  private started: number | undefined;
+  private ticks: string | undefined;
+  private unclaimed: boolean;
+  private cutoff: number | undefined;
+  /** What it was extended by, beyond its profile's initial lifetime (lifetime.ts). */
+  private extension: number;
+  /** Why it was asked to end, and by whom: the first ask counts. */
+  private because: { cause: Exclude<EndCause, 'failed'>; by?: string } | undefined;
+  private forgetTimer: NodeJS.Timeout | undefined;
+  private readonly watch = new HealthWatch();
+  private waiters: (() => void)[] | undefined;
   private launches = 0;
   private takenOver = false;
   private launching: Promise<void> | undefined;
@@ -59,15 +138,19 @@ export class Session extends SessionCore {
 
   private constructor(
     saved: PersistedSession,
-    phase: Phase,
+    phase: 'queued' | 'failed',
     private readonly services: SessionServices,
     private readonly listener: SessionListener,
   ) {
-    super(saved, phase, services.failedRetentionMs);
-  }
-
-  protected tell(event: SessionEvent): void {
-    this.listener(this, event);
+    this.record = saved.record;
+    this.request = saved.request;
+    this.seq = saved.seq;
+    this.started = saved.startedAt;
+    this.ticks = saved.startTicks;
+    this.current = phase;
+    this.unclaimed = saved.warm === true;
+    this.cutoff = saved.watchCutoffMs;
+    this.extension = saved.extendedMs ?? 0;
   }
 
   /** A new session, queued; a warm one (for nobody yet, see `claim`) when `warm` is set. */
@@ -101,11 +184,145 @@ export class Session extends SessionCore {
     return session;
   }
 
+  get id(): string {
+    return this.record.id;
+  }
+
+  get phase(): Phase {
+    return this.current;
+  }
+
+  /** When the application was started (epoch ms): start-up timeout and lifetime count from here. */
+  get startedAt(): number | undefined {
+    return this.started;
+  }
+
+  get startTicks(): string | undefined {
+    return this.ticks;
+  }
+
+  /**
+   * From its launch until its application is gone; but a warm application that is ending lets go of its GPU at
+   * once: it is ended to make room (or at a stop), nobody waits for it, and the launch it yields to starts beside
+   * it for the moment it takes to exit rather than making a person wait for that (issue: a warm application
+   * must never make anyone wait).
+   */
+  get holdsGpu(): boolean {
+    if (this.current === 'ending') return !this.unclaimed;
+    return this.running;
+  }
+
+  /** Started ahead of demand and not yet handed to anyone: hidden from the API, never idle. */
+  get warm(): boolean {
+    return this.unclaimed;
+  }
+
+  /** Why it was asked to end (and by whom), once it was. */
+  get endedBecause(): { cause: Exclude<EndCause, 'failed'>; by?: string } | undefined {
+    return this.because;
+  }
+
+  /** When its sharing was last stopped (ms since the epoch): watch tickets issued until then are refused. */
+  get watchCutoffMs(): number | undefined {
+    return this.cutoff;
+  }
+
+  /** When it ends and the latest it could, once its application runs (its lifetime counts from then). */
+  get lifetime(): Lifetime | undefined {
+    if (this.started === undefined) return undefined;
+    return lifetimeOf(this.started, this.request.profile.settings, this.extension);
+  }
+
+  /** Restored without an application (it stays queued): waits its turn again, as pending. */
+  requeue(): void {
+    delete this.record.ports;
+    delete this.record.pid;
+    this.record.state = 'pending';
+  }
+
+  /** A warm session, starting or ready, becomes `request`'s (owner, arguments, creation time, lifetime). */
+  claim(request: SessionRequest): boolean {
+    if (!this.unclaimed || !this.running) return false;
+    this.unclaimed = false;
+    this.request = request;
+    this.record.owner = request.owner;
+    this.record.arguments = request.arguments;
+    this.record.createdAt = new Date().toISOString();
+    if (this.current === 'ready') this.started = Date.now();
+    this.extension = 0;
+    this.watch.restart();
+    this.emit({ type: 'claimed' });
+    return true;
+  }
+
+  /**
+   * Stops its sharing at `at` (ms since the epoch; a clock set back keeps the later cutoff): watch tickets
+   * issued until then are refused. Returns the cutoff.
+   */
+  stopSharing(at: number): number {
+    this.cutoff = Math.max(this.cutoff ?? at, at);
+    this.emit({ type: 'sharingStopped' });
+    return this.cutoff;
+  }
+
+  /** The service stops: a failed session is no longer forgotten by this one (its timer is cleared). */
+  detach(): void {
+    clearTimeout(this.forgetTimer);
+  }
+
+  /** Resolves once ready, failed or gone, or after `timeoutMs`, whichever comes first. */
+  settled(timeoutMs: number): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      (this.waiters ??= []).push(done);
+    });
+  }
+
+  /**
+   * The record callers get: a copy (`arguments` shared: nothing changes it). A queued session's message is
+   * made here from its place in `queue`, searched from the back, where new sessions are.
+   */
+  toRecord(queue: readonly Session[]): SessionRecord {
+    const result = { ...this.record };
+    if (this.record.ports) result.ports = { ...this.record.ports };
+    if (this.current === 'queued') result.message = waitingMessage(Math.max(0, queue.lastIndexOf(this)));
+    // Only a ready session's clocks mean anything to a person: a starting one's restarts when it is placed.
+    if (this.current !== 'ready') return result;
+    const lifetime = this.lifetime;
+    if (lifetime) {
+      result.endsAt = new Date(lifetime.endsAt).toISOString();
+      result.latestEndAt = new Date(lifetime.latestEndAt).toISOString();
+    }
+    const idle = this.watch.idleEndsAt(this.request.profile.settings.idleTimeoutMs);
+    if (idle !== undefined) result.idleEndsAt = new Date(idle).toISOString();
+    return result;
+  }
+
+  /** The part that is written to disk. */
+  persisted(): PersistedSession {
+    const { record, request, seq, startedAt, startTicks } = this;
+    return {
+      record,
+      request,
+      seq,
+      startedAt,
+      startTicks,
+      ...(this.unclaimed ? { warm: true } : {}),
+      ...(this.cutoff !== undefined ? { watchCutoffMs: this.cutoff } : {}),
+      ...(this.extension > 0 ? { extendedMs: this.extension } : {}),
+    };
+  }
+
   /** Queued → starting: its runner starts its application. Resolves once it runs (or failed to start). */
   launch(): Promise<void> {
-    if (this.current !== 'queued') return this.launching ?? Promise.resolve();
+    if (!mayMove(this.current, 'starting')) return this.launching ?? Promise.resolve();
     this.launches++;
-    this.current = 'starting';
+    this.to('starting');
     this.started = Date.now();
     this.placedOnce = false;
     this.record.message = startingMessage(this.request);
@@ -130,24 +347,13 @@ export class Session extends SessionCore {
     return this.launching;
   }
 
-  /** What the runner tells of this launch's application; what it tells of an earlier launch is ignored. */
-  private observer(): RunObserver {
-    const attempt = this.launches;
-    return {
-      placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
-      exited: (exit) => attempt === this.launches && this.exited(exit),
-      waiting: (why) => attempt === this.launches && this.waiting(why),
-      starting: () => attempt === this.launches && this.current === 'starting',
-    };
-  }
-
   /** Restored with its application still running: adopted; one still starting is asked at once, then watched. */
   resume(handle: RunHandle): Promise<void> {
     this.record.pid = handle.pid;
     this.record.job = handle.job;
     this.ticks = handle.startTicks;
     this.takenOver = true;
-    this.current = this.record.state === 'ready' ? 'ready' : 'starting';
+    this.to(this.record.state === 'ready' ? 'ready' : 'starting');
     this.placedOnce = this.record.ports !== undefined;
     this.watch.restart();
     // The runner tells it of its application as it would of a new one (where it can: a job's end, its placement).
@@ -162,11 +368,10 @@ export class Session extends SessionCore {
    * process's now is never signalled).
    */
   fail(reason: string, handle: RunHandle = this.handle()): boolean {
-    if (this.current === 'failed' || this.current === 'ending' || this.current === 'gone') return false;
+    if (!mayMove(this.current, 'failed')) return false;
     delete this.record.ports;
     delete this.record.pid;
-    this.current = 'failed';
-    this.record.state = 'failed';
+    this.to('failed');
     this.record.message = reason;
     this.record.failedAt = new Date().toISOString();
     void this.services.runner.stop(this.id, handle);
@@ -176,18 +381,19 @@ export class Session extends SessionCore {
   }
 
   /**
-   * Ends it: starting or ready, its application is stopped first (it keeps its GPU until then); else it goes.
-   * `cause` and `by` say why, for its past record: the service's stop unless told otherwise.
+   * Ends it: starting or ready, its application is stopped first (it keeps its GPU until then); queued or
+   * failed, it goes at once. `cause` and `by` say why, for its past record: the service's stop unless told otherwise.
    */
   end(cause: Exclude<EndCause, 'failed'> = 'shutdown', by?: string): Promise<void> {
     if (this.ending) return this.ending;
     this.because ??= by === undefined ? { cause } : { cause, by };
+    // Nothing of a queued or failed session runs: it goes at once.
     if (this.current === 'queued' || this.current === 'failed') {
       this.gone();
       return Promise.resolve();
     }
-    if (this.current !== 'starting' && this.current !== 'ready') return Promise.resolve();
-    this.current = 'ending';
+    if (!mayMove(this.current, 'ending')) return Promise.resolve();
+    this.to('ending');
     this.emit({ type: 'ending' });
     this.ending = (async () => {
       await this.launching;
@@ -203,6 +409,83 @@ export class Session extends SessionCore {
     return this.look().catch((error: Error) =>
       this.services.logger.error({ sessionId: this.id, err: error.message }, 'Session check failed'),
     );
+  }
+
+  /**
+   * A ready session runs `minutes` longer, never past its profile's maximum lifetime (lifetime.ts); a runner
+   * that bounds its application's time too (a Slurm job's time limit) is asked first, and its refusal is a
+   * 409 in its words. Resolves with the new lifetime, or why there is nothing left to extend.
+   */
+  extend(minutes: number): Promise<Lifetime | { refused: string }> {
+    const next = this.extending.then(() => this.extendNow(minutes));
+    this.extending = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The one writer of the phase: a step that `NEXT_PHASES` does not hold is a bug, and throws. */
+  private to(next: Phase): void {
+    if (!mayMove(this.current, next))
+      throw new Error(`A session cannot go from ${this.current} to ${next} (session ${this.id}).`);
+    this.current = next;
+    const state = STATE_OF[next];
+    if (state) this.record.state = state;
+  }
+
+  /** Its application was launched and is not being stopped: it runs or is starting. */
+  private get running(): boolean {
+    return this.current === 'starting' || this.current === 'ready';
+  }
+
+  /** Starting → ready. */
+  private becomeReady(): void {
+    this.to('ready');
+    this.record.message = readyMessage(this.request);
+    this.record.readyAt = new Date().toISOString();
+    this.watch.restart();
+    this.emit({ type: 'ready' });
+  }
+
+  /** Queued, failed or ending → gone: ended, removed from the queue, or forgotten after its retention. */
+  private gone(): void {
+    clearTimeout(this.forgetTimer);
+    this.to('gone');
+    this.emit({ type: 'gone' });
+  }
+
+  /** A failed session is forgotten once its retention (counted from its failure) is over. */
+  private forgetLater(): void {
+    const failedAt = Date.parse(this.record.failedAt ?? '') || Date.now();
+    const delay = Math.max(0, failedAt + this.services.failedRetentionMs - Date.now());
+    this.forgetTimer = setTimeout(() => this.current === 'failed' && this.gone(), delay);
+    this.forgetTimer.unref();
+  }
+
+  private handle(): RunHandle {
+    return { pid: this.record.pid, startTicks: this.ticks, job: this.record.job };
+  }
+
+  private isSettled(): boolean {
+    return this.current === 'ready' || this.current === 'failed' || this.current === 'gone';
+  }
+
+  /** Tells the listener of a change, then wakes those waiting for it to settle, once it has. */
+  private emit(event: SessionEvent): void {
+    this.listener(this, event);
+    if (this.waiters && this.isSettled()) {
+      for (const wake of this.waiters) wake();
+      this.waiters = undefined;
+    }
+  }
+
+  /** What the runner tells of this launch's application; what it tells of an earlier launch is ignored. */
+  private observer(): RunObserver {
+    const attempt = this.launches;
+    return {
+      placed: (placement, announced) => attempt === this.launches && this.placed(placement, announced),
+      exited: (exit) => attempt === this.launches && this.exited(exit),
+      waiting: (why) => attempt === this.launches && this.waiting(why),
+      starting: () => attempt === this.launches && this.current === 'starting',
+    };
   }
 
   private async look(): Promise<void> {
@@ -235,17 +518,6 @@ export class Session extends SessionCore {
       logger.info({ sessionId: this.id }, `${label(this.request)} had no viewer for a while; ending it`);
       await this.end('idle');
     }
-  }
-
-  /**
-   * A ready session runs `minutes` longer, never past its profile's maximum lifetime (lifetime.ts); a runner
-   * that bounds its application's time too (a Slurm job's time limit) is asked first, and its refusal is a
-   * 409 in its words. Resolves with the new lifetime, or why there is nothing left to extend.
-   */
-  extend(minutes: number): Promise<Lifetime | { refused: string }> {
-    const next = this.extending.then(() => this.extendNow(minutes));
-    this.extending = next.catch(() => undefined);
-    return next;
   }
 
   private async extendNow(minutes: number): Promise<Lifetime | { refused: string }> {
@@ -298,12 +570,13 @@ export class Session extends SessionCore {
 
   /** Its application ended: a person who quit it ends the session; any other end fails it, in words. */
   private exited({ code, signal, lastWords, reason }: RunExit): void {
-    if (reason && (this.current === 'ready' || this.current === 'starting')) {
+    if (!this.running) return;
+    if (reason) {
       this.fail(`${label(this.request)} ${reason}${lastWords ? `; it said: ${lastWords}` : ''}`);
     } else if (this.current === 'ready' && code === 0) {
       this.services.logger.info({ sessionId: this.id }, `${label(this.request)} exited; its session ends`);
       void this.end('exited');
-    } else if (this.current === 'ready' || this.current === 'starting') {
+    } else {
       this.fail(exitMessage(this.request, code, signal, this.current === 'starting', lastWords));
     }
   }
@@ -325,7 +598,10 @@ export class Session extends SessionCore {
         return !this.fail(`${label(this.request)} exited before it was ready`);
       const health = await this.services.probe(this.probeHost(), ports.signaling);
       if (!asking()) return false;
-      if (health.ok) return !this.becomeReady();
+      if (health.ok) {
+        this.becomeReady();
+        return false;
+      }
       if (Date.now() >= deadline) return !this.fail(timeoutMessage(this.request));
       return true;
     };

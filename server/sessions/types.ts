@@ -3,26 +3,11 @@
  * (queue, ports, runners, durable state). Routes resolve the catalog and check ownership;
  * the manager owns every process and port.
  */
-import type { ViewerTickets } from '../auth/viewer-tickets.ts';
-import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
-import type { WarmTarget } from '../catalog/queries.ts';
+import type { CatalogProfile } from '../catalog/model.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
-import type { H264Choice } from '../../protocol/h264-encoder.ts';
-import type { ServiceSandbox } from '../runners/service-sandbox.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 import type { components } from '../../api/schema.ts';
-
-/** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
-export interface SessionRequest extends LaunchTarget {
-  owner: string;
-  /**
-   * Asked by an admin (or the anonymous caller of a set-up without tokens): not held to a user's share of the
-   * GPUs (fair-share.ts).
-   */
-  admin?: boolean;
-  /** The POST body's `arguments`, passed to the application (`usd_stage_uri` among them). */
-  arguments: Record<string, unknown>;
-}
 
 export type SessionState = 'pending' | 'ready' | 'failed';
 
@@ -71,57 +56,6 @@ export interface EndedSession {
   reason: string;
   /** Who ended it, when a person did. */
   endedBy?: string;
-}
-
-export interface SessionManagerOptions {
-  dataDir: string;
-  portRange: { first: number; last: number };
-  capacity: number;
-  queueLimit: number;
-  /** Address the application binds and advertises (STREAMGATE_PUBLIC_HOST is used for routes). */
-  publicHost: string;
-  /** How long POST /stream waits for readiness before answering 202. */
-  readyWaitMs: number;
-  /** A failed session answers 410 this long, then 404. */
-  failedRetentionMs: number;
-  /** SIGTERM, then SIGKILL after this. */
-  stopGraceMs: number;
-  /** How often a starting application is asked whether it is ready (default 20 ms). */
-  readyPollMs?: number;
-  /** How often a ready application is asked for its viewers and checked for lifetime (default 2 s). */
-  healthPollMs?: number;
-  /** Retry-After given with QueueFullError (default 15 s). */
-  retryAfterSeconds?: number;
-  /**
-   * Finds the machine's H.264 encoder, once for the service, on its first H.264 session (default: its GPU,
-   * driver and ffmpeg, protocol/h264-encoder.ts); each H.264 application is told the answer.
-   */
-  probeH264?: () => Promise<H264Choice>;
-  /** Working directory of applications (default: the repository root, where streamer/sample/main.ts lives). */
-  appCwd?: string;
-  /** Signs viewer tickets; by default the key kept in `dataDir`. */
-  tickets?: ViewerTickets;
-  /** Origins whose pages may connect to applications (the portal's own and STREAMGATE_CORS_ORIGINS). */
-  viewerOrigins?: string[];
-  /** Launches kept warm (CONTRACT §16), from the catalog's `warm` settings; none by default. */
-  warm?: WarmTarget[];
-  /**
-   * The percentage of the GPUs one user's sessions may hold at once, rounded up (STREAMGATE_USER_GPU_SHARE,
-   * fair-share.ts); null or absent: no share, the queue is first in, first out for everyone.
-   */
-  userGpuShare?: number | null;
-  /**
-   * Where programs run (CONTRACT §17): sandboxed, or refused with a sentence (`ServiceSandbox.prepare`).
-   * Tests of scheduling pass `ServiceSandbox.unsandboxedForTests()`.
-   */
-  sandbox: ServiceSandbox;
-}
-
-/** Pino-compatible: the HTTP layer can pass its own logger. */
-export interface SessionLogger {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Thrown by `create` when capacity and the queue are full: 503 with Retry-After. */

@@ -8,10 +8,12 @@
 import type { WarmTarget } from '../catalog/queries.ts';
 import type { LaunchTarget } from '../catalog/model.ts';
 import type { Session } from './session.ts';
-import type { SessionRequest } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
-/** What the pool needs from the manager, which also tells it of every change of a session (`update`). */
+/** What the pool needs from the manager. */
 export interface WarmPoolContext {
+  /** Every session the manager holds: the pool looks through the warm ones when asked. */
+  sessions(): Iterable<Session>;
   hasFreeGpu(): boolean;
   /** Creates and launches a warm session for `request` (its owner is nobody, its arguments its version's defaults). */
   startWarm(request: SessionRequest): void;
@@ -42,28 +44,11 @@ function keyOf(target: LaunchTarget): string {
 export class WarmPool {
   /** Failures in a row per launch, and when the next may be started. */
   private readonly backoff = new Map<string, { failures: number; retryAt: number }>();
-  /**
-   * The warm sessions the manager holds, not yet gone: the pool looks through these, not through every
-   * session, since it is asked on every request (`claim`) and every change of the queue (`giveWay`).
-   */
-  private held = new Set<Session>();
 
   constructor(
     private readonly targets: readonly WarmTarget[],
     private readonly context: WarmPoolContext,
   ) {}
-
-  /** Told of a session's change (a warm one created, claimed, gone ...) by the manager. */
-  update(session: Session): void {
-    if (session.warm && session.phase !== 'gone') this.held.add(session);
-    else this.held.delete(session);
-  }
-
-  /** Takes the warm sessions afresh from all the manager holds, after changes to many at once (a restore). */
-  recount(sessions: Iterable<Session>): void {
-    this.held = new Set();
-    for (const session of sessions) this.update(session);
-  }
 
   /**
    * Hands a warm session matching `request` to it: a ready one first, else one still starting. Only a request
@@ -144,14 +129,19 @@ export class WarmPool {
 
   /** Warm sessions starting or ready (not ending). */
   private *live(): Generator<Session> {
-    for (const session of this.held) {
+    for (const session of this.held()) {
       if (session.phase === 'starting' || session.phase === 'ready') yield session;
     }
   }
 
+  /** The warm sessions the manager holds. */
+  private *held(): Generator<Session> {
+    for (const session of this.context.sessions()) if (session.warm) yield session;
+  }
+
   private heldByKey(): Map<string, number> {
     const held = new Map<string, number>();
-    for (const session of this.held) {
+    for (const session of this.held()) {
       if (session.phase === 'failed') continue;
       // An ending warm session is being given up: it no longer counts toward its target.
       if (session.phase === 'ending') continue;

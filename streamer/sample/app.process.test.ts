@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
-import { parseArgs } from '../transport/args.ts';
 import { startStreamer, type Streamer } from './app.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 describe('an application whose encoder cannot run', () => {
   let streamer: Streamer | undefined;
@@ -13,7 +13,7 @@ describe('an application whose encoder cannot run', () => {
   it('gives up with the reason, since it says it is ready before its first frame', async () => {
     // An "ffmpeg" that fails at once, as one without the codec does.
     process.env.STREAMGATE_FFMPEG = 'false';
-    const options = parseArgs(['--signaling-port', '1', '--media-port', String(await freeUdpPort())]);
+    const options = parseLaunch(['--signaling-port', '1', '--media-port', String(await freeUdpPort())]);
     let onFatal: (reason: string) => void = () => undefined;
     const fatal = new Promise<string>((resolve) => (onFatal = resolve));
     streamer = await startStreamer({ ...options, signalingPort: 0 }, { onFatal });

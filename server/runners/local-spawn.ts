@@ -1,6 +1,6 @@
 /**
- * Starts one session's application as a child process on this machine; its command line is built in
- * local-command.ts.
+ * Spawns one session's application as a child process on this machine, for the local runner (local.ts): its
+ * command line is built in local-command.ts, its output goes to its log (local-logs.ts).
  *
  * The child is detached (its own process group): a Ctrl-C in the terminal reaches only the service,
  * which then stops its children itself, and the children outlive a kill -9 of the service so that the
@@ -10,10 +10,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { chmod, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCommand, sessionEnvironment, type LaunchInput } from './local-command.ts';
+import { logPath } from './local-logs.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import { READY_FD_ENV } from '../../protocol/ready-line.ts';
 import { feedPipes, pipesFor } from '../../sandbox/bwrap.ts';
@@ -29,32 +29,6 @@ export interface LaunchOptions {
   /** Directory of the per-session log files. */
   logDir: string;
   cwd?: string;
-}
-
-/** Where a session's application writes its output. */
-export function logPath(logDir: string, sessionId: string): string {
-  return path.join(logDir, `${sessionId}.log`);
-}
-
-/**
- * The last line an application wrote to its log (where the display host says why its program ended),
- * without its `[tag]` prefix and cut to a sentence's length; empty when there is none.
- */
-export async function lastLogLine(logDir: string, sessionId: string): Promise<string> {
-  let handle;
-  try {
-    handle = await open(logPath(logDir, sessionId), 'r');
-    const { size } = await handle.stat();
-    const length = Math.min(size, 4096);
-    const { buffer } = await handle.read(Buffer.alloc(length), 0, length, size - length);
-    const line = buffer.toString('utf8').trim().split('\n').pop() ?? '';
-    const text = line.replace(/^\[[a-z-]+\]\s*/, '').trim();
-    return text.length > 400 ? `${text.slice(0, 400)}…` : text;
-  } catch {
-    return '';
-  } finally {
-    await handle?.close();
-  }
 }
 
 /**
@@ -111,22 +85,4 @@ export async function launchApplication(input: LaunchInput, options: LaunchOptio
     child.once('spawn', () => resolve(child));
     child.once('error', reject);
   });
-}
-
-/**
- * Makes the logs directory readable by the service's user only, and removes log files last written
- * more than `olderThanMs` ago. Run at start.
- */
-export async function tidyLogs(logDir: string, olderThanMs: number): Promise<void> {
-  await mkdir(logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  // An existing directory keeps its mode through mkdir, and older versions left it readable by all.
-  await chmod(logDir, PRIVATE_DIR_MODE);
-  const names = await readdir(logDir).catch(() => [] as string[]);
-  const cutoff = Date.now() - olderThanMs;
-  for (const name of names) {
-    if (!name.endsWith('.log')) continue;
-    const file = path.join(logDir, name);
-    const info = await stat(file).catch(() => undefined);
-    if (info && info.mtimeMs < cutoff) await rm(file, { force: true });
-  }
 }
