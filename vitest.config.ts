@@ -9,17 +9,10 @@ import react from '@vitejs/plugin-react';
  */
 const processTests = [
   '**/*.process.test.ts',
-  'server/http/user-limit.test.ts',
-  'server/routes/still.test.ts',
-  'server/routes/stream-arguments.test.ts',
-  'server/routes/stream-ready.test.ts',
-  'server/routes/stream.test.ts',
-  'server/routes/tickets.test.ts',
   'server/sessions/manager*.test.ts',
   'server/private-files.test.ts',
   'server/sessions/program-exit.test.ts',
   'server/sessions/service-lock.test.ts',
-  'streamer/display/capture.test.ts',
 ];
 
 export default defineConfig({

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { freePort, freeUdpPort } from './support/ports';
 import { startStack } from './support/stack';
 import { launchStreamer, type StreamerProcess } from './support/streamer-process';
+import { readVideo } from './support/video';
 import { installWhepClient, type WhepPageApi } from './support/whep-test-client.ts';
 
 declare const whep: WhepPageApi;
@@ -88,19 +89,12 @@ test.describe('the display host streaming H.264', () => {
     const i = await connect(page, host.url);
     await expectH264Frames(page, i);
     // Typing changes the picture: bright pixels (light text on black) grow.
-    const bright = () =>
-      page.evaluate(() => {
-        const video = document.querySelector('video') as HTMLVideoElement;
-        const canvas = document.createElement('canvas');
-        canvas.width = video.videoWidth;
-        canvas.height = video.videoHeight;
-        const ctx = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
-        ctx.drawImage(video, 0, 0);
-        const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    const bright = async () =>
+      (await readVideo(page, ({ data: d }) => {
         let n = 0;
         for (let p = 0; p < d.length; p += 4) if ((d[p] ?? 0) + (d[p + 1] ?? 0) + (d[p + 2] ?? 0) > 384) n++;
         return n;
-      });
+      })) ?? 0;
     await expect.poll(() => page.evaluate(() => document.querySelector('video')?.videoWidth ?? 0)).toBe(640);
     const before = await bright();
     for (const key of 'echo hello h264 from a real terminal') {

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startStack, type Stack } from './support/stack';
-import { pagePoint } from './support/video';
+import { pagePoint, readVideo } from './support/video';
 
 const catalog = `
 applications:
@@ -47,29 +47,24 @@ interface Frame {
 
 /** What the viewer's video shows now; `band` is a range of stream rows [top, bottom) to count apart. */
 async function frame(page: Page, band: [number, number] = [0, 0]): Promise<Frame | null> {
-  return page.evaluate(([top, bottom]) => {
-    const video = document.querySelector('video');
-    if (!video || video.videoWidth === 0) return null;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) return null;
-    ctx.drawImage(video, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-    let bright = 0;
-    let brightRight = 0;
-    let brightBand = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if ((data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number) > 384) {
-        bright++;
-        if ((i / 4) % width > width * 0.9) brightRight++;
-        const row = Math.floor(i / 4 / width);
-        if (row >= top && row < bottom) brightBand++;
+  return readVideo(
+    page,
+    ({ data, width, height }, [top, bottom]) => {
+      let bright = 0;
+      let brightRight = 0;
+      let brightBand = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if ((data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number) > 384) {
+          bright++;
+          if ((i / 4) % width > width * 0.9) brightRight++;
+          const row = Math.floor(i / 4 / width);
+          if (row >= top && row < bottom) brightBand++;
+        }
       }
-    }
-    return { width, height, bright, brightRight, brightBand };
-  }, band);
+      return { width, height, bright, brightRight, brightBand };
+    },
+    band,
+  );
 }
 
 async function typeLine(page: Page, text: string) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { repositoryCatalog } from '../test-support/service';
 import { startStack, type Stack } from './support/stack';
+import { readVideo } from './support/video';
 
 let stack: Stack;
 
@@ -24,16 +25,7 @@ test.afterAll(async () => {
 
 /** What the viewer's video shows now: its colours, few for a blank screen, and a digest of its pixels. */
 async function picture(page: Page): Promise<{ colours: number; digest: number } | null> {
-  return page.evaluate(() => {
-    const video = document.querySelector('video');
-    if (!video || video.videoWidth === 0) return null;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) return null;
-    ctx.drawImage(video, 0, 0);
-    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+  return readVideo(page, ({ data }) => {
     const colours = new Set<number>();
     let digest = 0;
     for (let i = 0; i < data.length; i += 4) {

@@ -15,13 +15,12 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { figure } from './support/profile.ts';
-import { processesWith, removeWorkDir, root, startService, until, type Service } from './support/service.ts';
-import { readySession, viewerTicket } from './support/session.ts';
+import { root, until, type Service } from './support/service.ts';
+import { viewerTicket } from './support/session.ts';
+import { useSuiteService } from './support/suite-service.ts';
 import { makeOffer, openViewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
-const SERVICE_PORT = 18295;
-const PORTS = { first: 45960, last: 45969 };
 /** What the place may take to be free after the viewer's end, and the slack of a loaded two-core machine. */
 const FREE_WITHIN_MS = 5_000;
 const MARGIN_MS = 500;
@@ -51,15 +50,19 @@ const watching = setInterval(() => {
 }, 50);
 `;
 
-let service: Service | undefined;
+const suite = useSuiteService({
+  port: 18295,
+  sessionPorts: { first: 45960, last: 45969 },
+  catalog: CATALOG,
+  env: { STREAMGATE_RATE_LIMIT: 'off' },
+});
+
 let sessionId = '';
 let viewer: ChildProcess | undefined;
 
-afterAll(async () => {
+// Before the suite's own clean-up, which was registered first (after-hooks run newest first).
+afterAll(() => {
   viewer?.kill('SIGKILL');
-  await service?.stop();
-  for (const pid of processesWith(sessionId)) process.kill(pid, 'SIGKILL');
-  if (service) await removeWorkDir(service.workDir);
 });
 
 async function ticket(s: Service): Promise<string> {
@@ -88,13 +91,8 @@ async function nextViewer(signaling: string, token: string): Promise<number> {
 
 describe('a controlling viewer killed without its DELETE', () => {
   it(`frees its place within ${FREE_WITHIN_MS / 1000} s, and keeps it through two seconds of silence`, async () => {
-    const s = (service = await startService({
-      port: SERVICE_PORT,
-      sessionPorts: PORTS,
-      catalog: CATALOG,
-      env: { STREAMGATE_RATE_LIMIT: 'off' },
-    }));
-    const session = await readySession(s, 'sample', 'one', 90_000);
+    const s = await suite.start();
+    const session = await suite.session('sample', 'one', 90_000);
     sessionId = session.id;
     const { signaling } = session;
 

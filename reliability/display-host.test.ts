@@ -5,43 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canBind } from '../server/runners/port-pool.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
-import {
-  processesWith,
-  removeWorkDir,
-  startService,
-  stopStartedServices,
-  until,
-  type Service,
-} from './support/service.ts';
+import { processesWith, until } from './support/service.ts';
+import { TERMINAL_CATALOG, useSuiteService } from './support/suite-service.ts';
 
-const SERVICE_PORT = 18250;
-const PORTS = { first: 45700, last: 45719 };
-const CATALOG = `applications:
-  - id: terminal
-    name: Terminal
-    description: A real program, xterm.
-    versions:
-      - {version: 379.0.0, description: xterm., launch: {display: {command: [xterm]}}}
-profiles:
-  - id: small
-    name: Small
-    description: 320x180.
-    applications: [{id: terminal, versions: ["*"]}]
-    settings: {width: 320, height: 180, fps: 15, max_width: 640, max_height: 360, startup_timeout_s: 60}
-`;
-
-let service: Service | undefined;
-let workDir: string | undefined;
-const ids: string[] = [];
-
-afterAll(async () => {
-  await stopStartedServices();
-  for (const id of ids) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
-  if (workDir) await removeWorkDir(workDir);
+const suite = useSuiteService({
+  port: 18250,
+  sessionPorts: { first: 45700, last: 45719 },
+  catalog: TERMINAL_CATALOG,
+  env: { STREAMGATE_RATE_LIMIT: 'off' },
 });
 
 /** X sockets, lock files and the hosts' shared-memory files (framebuffers, capture segments) present now. */
@@ -79,35 +54,10 @@ function hostOf(id: string): number | undefined {
   return processesWith(id).find((pid) => groupMembers(pid).includes(pid));
 }
 
-async function start(): Promise<Service> {
-  service = await startService({
-    port: SERVICE_PORT,
-    sessionPorts: PORTS,
-    catalog: CATALOG,
-    ...(workDir ? { workDir } : {}),
-    env: { STREAMGATE_RATE_LIMIT: 'off' },
-  });
-  workDir = service.workDir;
-  return service;
-}
-
-/** A ready terminal session: its id, its host's pid (its process group) and its ports. */
-async function terminal(s: Service) {
-  const created = await call(`${s.api}/stream`, {
-    method: 'POST',
-    body: { id: 'terminal', profile: 'small' },
-  });
-  const id = created.body.id as string;
-  ids.push(id);
-  const ready = await until(
-    `session ${id} to be ready`,
-    async () => {
-      const res = await call(`${s.api}/stream/${id}`);
-      if (res.status === 410) throw new Error(res.text);
-      return res.status === 200 ? res : undefined;
-    },
-    60_000,
-  );
+/** A ready terminal session of the service started last: its id, its host's pid (its process group), its ports. */
+async function terminal() {
+  const id = await suite.create('terminal', 'small');
+  const ready = await suite.ready(id);
   const routes = Object.values(ready.body.routes as Record<string, { source_port: number }[]>).flat();
   const host = hostOf(id);
   if (host === undefined) throw new Error('no display host process');
@@ -129,8 +79,8 @@ async function expectNothingLeft(session: { id: string; host: number; ports: num
 describe('the display host on every way out', () => {
   it('leaves nothing after a DELETE', async () => {
     const before = xFiles();
-    const s = await start();
-    const session = await terminal(s);
+    const s = await suite.start();
+    const session = await terminal();
     expect(xFiles().length).toBeGreaterThan(before.length);
     expect((await call(`${s.api}/stream/${session.id}`, { method: 'DELETE' })).status).toBe(204);
     await expectNothingLeft(session, before);
@@ -139,10 +89,10 @@ describe('the display host on every way out', () => {
 
   it('is adopted across a SIGKILL of the service, and leaves nothing after the clean stop', async () => {
     const before = xFiles();
-    const session = await terminal(service as Service);
-    await (service as Service).kill9();
+    const session = await terminal();
+    await suite.service?.kill9();
     expect(groupMembers(session.host).length).toBeGreaterThanOrEqual(4);
-    const s = await start();
+    const s = await suite.start();
     expect((await call(`${s.api}/stream/${session.id}`)).status).toBe(200);
     await s.stop();
     await expectNothingLeft(session, before);
@@ -151,8 +101,8 @@ describe('the display host on every way out', () => {
 
   it('leaves nothing after Ctrl-C (SIGINT) of the service', async () => {
     const before = xFiles();
-    const s = await start();
-    const session = await terminal(s);
+    const s = await suite.start();
+    const session = await terminal();
     s.child.kill('SIGINT');
     await until('the service to exit', () => s.child.exitCode !== null || s.child.signalCode !== null);
     await expectNothingLeft(session, before);

@@ -5,22 +5,14 @@
  */
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { standInCatalog } from '../test-support/test-support.ts';
 import { call } from './support/http.ts';
 import { figure } from './support/profile.ts';
-import {
-  processesWith,
-  removeWorkDir,
-  startService,
-  stopStartedServices,
-  until,
-  type Service,
-} from './support/service.ts';
+import { processesWith, until, type Service } from './support/service.ts';
+import { useSuiteService } from './support/suite-service.ts';
 import { openViewer } from './support/whep-viewer.ts';
 
-const SERVICE_PORT = 18230;
-const PORTS = { first: 45100, last: 45139 };
 /** The stand-in catalog, plus the real sample application with a 320x180 profile of its own. */
 const CATALOG =
   standInCatalog().replace(
@@ -41,50 +33,12 @@ profiles:
     settings: {width: 320, height: 180, fps: 15, startup_timeout_s: 90}
 `;
 
-let service: Service | undefined;
-let workDir: string | undefined;
-const allIds: string[] = [];
-
-afterAll(async () => {
-  await stopStartedServices();
-  // Whatever a failed test left running is stopped here, so that the machine is clean either way.
-  for (const id of allIds) for (const pid of processesWith(id)) process.kill(pid, 'SIGKILL');
-  if (workDir) await removeWorkDir(workDir);
+const suite = useSuiteService({
+  port: 18230,
+  sessionPorts: { first: 45100, last: 45139 },
+  catalog: CATALOG,
+  env: { STREAMGATE_CAPACITY: '2', STREAMGATE_QUEUE_LIMIT: '4', STREAMGATE_RATE_LIMIT: 'off' },
 });
-
-async function start(): Promise<Service> {
-  service = await startService({
-    port: SERVICE_PORT,
-    sessionPorts: PORTS,
-    catalog: CATALOG,
-    ...(workDir ? { workDir } : {}),
-    env: { STREAMGATE_CAPACITY: '2', STREAMGATE_QUEUE_LIMIT: '4', STREAMGATE_RATE_LIMIT: 'off' },
-  });
-  workDir = service.workDir;
-  return service;
-}
-
-async function create(s: Service, app = 'usd-viewer', profile = 'default'): Promise<string> {
-  const res = await call(`${s.api}/stream`, {
-    method: 'POST',
-    body: { id: app, profile, version: 'latest' },
-  });
-  expect([200, 202], res.text).toContain(res.status);
-  allIds.push(res.body.id as string);
-  return res.body.id as string;
-}
-
-async function ready(s: Service, id: string, timeoutMs = 60_000) {
-  return until(
-    `session ${id} to be ready`,
-    async () => {
-      const res = await call(`${s.api}/stream/${id}`);
-      if (res.status === 410) throw new Error(`session ${id} failed: ${res.text}`);
-      return res.status === 200 ? res : undefined;
-    },
-    timeoutMs,
-  );
-}
 
 function signalingPort(body: Record<string, unknown>): number {
   const routes = Object.values(body.routes as Record<string, { description: string; source_port: number }[]>);
@@ -93,12 +47,12 @@ function signalingPort(body: Record<string, unknown>): number {
 
 describe('faults', () => {
   it('answers 410 within 2 s for an application killed with SIGKILL, and starts the next queued session', async () => {
-    const s = await start();
-    const a = await create(s);
-    const b = await create(s);
-    await ready(s, a);
-    await ready(s, b);
-    const c = await create(s);
+    const s = await suite.start();
+    const a = await suite.create('usd-viewer', 'default');
+    const b = await suite.create('usd-viewer', 'default');
+    await suite.ready(a);
+    await suite.ready(b);
+    const c = await suite.create('usd-viewer', 'default');
     expect((await call(`${s.api}/stream/${c}`)).status).toBe(202);
 
     const pids = processesWith(a);
@@ -121,24 +75,24 @@ describe('faults', () => {
     expect(after).toBeLessThan(2_000);
     expect(gone.body.detail).toMatch(/^The session failed: ./);
     // Its capacity went to the next in the queue.
-    await ready(s, c);
+    await suite.ready(c);
     for (const id of [b, c])
       expect((await call(`${s.api}/stream/${id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('keeps ready sessions ready and streamable across a SIGKILL of the service, and orphans nothing', async () => {
-    const s = service as Service;
-    const real = await create(s, 'sample', 'small');
-    const standIn = await create(s);
-    const before = await ready(s, real, 90_000);
-    const standInBefore = await ready(s, standIn);
-    const pending = await create(s);
+    const s = suite.service as Service;
+    const real = await suite.create('sample', 'small');
+    const standIn = await suite.create('usd-viewer', 'default');
+    const before = await suite.ready(real, 90_000);
+    const standInBefore = await suite.ready(standIn);
+    const pending = await suite.create('usd-viewer', 'default');
     expect((await call(`${s.api}/stream/${pending}`)).status).toBe(202);
 
     await s.kill9();
     // The applications outlive the service, as they would when it crashes.
     expect(processesWith(real).length).toBeGreaterThan(0);
-    const restarted = await start();
+    const restarted = await suite.start();
 
     const after = await call(`${restarted.api}/stream/${real}`);
     expect(after.status).toBe(200);
@@ -173,15 +127,15 @@ describe('faults', () => {
   });
 
   it('recovers from a torn state file, and starts on garbage without a crash loop', async () => {
-    const s = await start();
-    const id = await create(s);
-    const before = await ready(s, id);
+    const s = await suite.start();
+    const id = await suite.create('usd-viewer', 'default');
+    const before = await suite.ready(id);
     await s.kill9();
     const file = path.join(s.dataDir, 'sessions.json');
     const size = (await readFile(file)).length;
     // Torn mid-write: the first half of the file.
     await truncate(file, Math.floor(size / 2));
-    const restarted = await start();
+    const restarted = await suite.start();
     const after = await call(`${restarted.api}/stream/${id}`);
     expect(after.status).toBe(200);
     expect(after.body.routes).toEqual(before.body.routes);
@@ -190,13 +144,13 @@ describe('faults', () => {
     // Both copies garbage: nothing to recover, but the service starts, stays up and works.
     await writeFile(file, '\0\0{"version":1,"sessions":[{"id":');
     await writeFile(`${file}.bak`, Buffer.from([0xff, 0xfe, 0x00, 0x7b]));
-    const fresh = await start();
+    const fresh = await suite.start();
     for (let i = 0; i < 3; i++) {
       expect((await call(`${fresh.api}/cfg/apps`)).status).toBe(200);
       expect((await call(`${fresh.api}/stream`)).status).toBe(200);
     }
-    const next = await create(fresh);
-    await ready(fresh, next);
+    const next = await suite.create('usd-viewer', 'default');
+    await suite.ready(next);
     expect(fresh.child.exitCode).toBeNull();
     expect(fresh.output()).toMatch(/sessions\.json/);
     figure('damaged state files survived (torn, garbage)', 2);

@@ -13,32 +13,17 @@ import { cpuSeconds } from '../bench/stats.ts';
 import { RESIZE_INTERVAL_MS } from '../streamer/transport/resize-throttle.ts';
 import { INPUT_RATE, type DropCounts } from '../streamer/transport/viewer-traffic.ts';
 import { figure } from './support/profile.ts';
-import {
-  processesWith,
-  removeWorkDir,
-  startService,
-  stopStartedServices,
-  until,
-  type Service,
-} from './support/service.ts';
-import { readySession, viewerTicket } from './support/session.ts';
+import { processesWith, until } from './support/service.ts';
+import { viewerTicket } from './support/session.ts';
+import { TERMINAL_CATALOG, useSuiteService } from './support/suite-service.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
 
-const SERVICE_PORT = 18260;
-const PORTS = { first: 45800, last: 45819 };
-const CATALOG = `applications:
-  - id: terminal
-    name: Terminal
-    description: A real program, xterm.
-    versions:
-      - {version: 379.0.0, description: xterm., launch: {display: {command: [xterm]}}}
-profiles:
-  - id: small
-    name: Small
-    description: 320x180, up to 640x360.
-    applications: [{id: terminal, versions: ["*"]}]
-    settings: {width: 320, height: 180, fps: 15, max_width: 640, max_height: 360, startup_timeout_s: 60}
-`;
+const suite = useSuiteService({
+  port: 18260,
+  sessionPorts: { first: 45800, last: 45819 },
+  catalog: TERMINAL_CATALOG,
+  env: { STREAMGATE_RATE_LIMIT: 'off' },
+});
 
 /** /health must answer within this long, after each attack. */
 const PROMPT_MS = 2_000;
@@ -54,18 +39,15 @@ const SIZES = [
   { width: 480, height: 270 },
 ];
 
-let service: Service | undefined;
 let sessionId = '';
 let viewer: Viewer | undefined;
 let signaling = '';
 let host = 0;
 let cpuBefore = 0;
 
+// Before the suite's own clean-up, which was registered first (after-hooks run newest first).
 afterAll(async () => {
   await viewer?.close();
-  await stopStartedServices();
-  for (const pid of processesWith(sessionId)) process.kill(pid, 'SIGKILL');
-  if (service) await removeWorkDir(service.workDir);
 });
 
 /**
@@ -97,7 +79,7 @@ function childrenOf(pid: number): { pid: number; name: string; state: string }[]
 
 /** A ticket of the session: `watch` ones read /health's figures without spending a control ticket. */
 async function ticket(scope: 'control' | 'watch'): Promise<string> {
-  return (await viewerTicket(service?.api ?? '', sessionId, { scope })).ticket;
+  return (await viewerTicket(suite.service?.api ?? '', sessionId, { scope })).ticket;
 }
 
 interface Figures {
@@ -139,18 +121,13 @@ async function handled(what: string, timeoutMs = 30_000): Promise<number> {
 
 /** Lines of the host's log that say its encoder started again: a resize applied, or an exit it recovered from. */
 function encoderRestarts(): number {
-  const log = readFileSync(path.join(service?.dataDir ?? '', 'logs', `${sessionId}.log`), 'utf8');
+  const log = readFileSync(path.join(suite.service?.dataDir ?? '', 'logs', `${sessionId}.log`), 'utf8');
   return (log.match(/resized the stream to|; restarting it/g) ?? []).length;
 }
 
 beforeAll(async () => {
-  const s = (service = await startService({
-    port: SERVICE_PORT,
-    sessionPorts: PORTS,
-    catalog: CATALOG,
-    env: { STREAMGATE_RATE_LIMIT: 'off' },
-  }));
-  ({ id: sessionId, signaling } = await readySession(s, 'terminal', 'small'));
+  await suite.start();
+  ({ id: sessionId, signaling } = await suite.session('terminal', 'small'));
   host = hostOf(sessionId) ?? 0;
   expect(host).toBeGreaterThan(0);
   viewer = await openViewer(signaling, 20_000, await ticket('control'));
@@ -214,6 +191,6 @@ describe('a controlling viewer that attacks its display host', () => {
       const { figures } = await health();
       return figures.width === 320 && figures.height === 180;
     });
-    expect(service?.output()).not.toMatch(/crashed|uncaught/i);
+    expect(suite.service?.output()).not.toMatch(/crashed|uncaught/i);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Shared by the service's tests: an app built on a catalog whose versions launch the stand-in
- * application, with a real session manager on a temporary data directory.
+ * application, with a real session manager on a temporary data directory, or with an in-memory one for the
+ * tests of the HTTP layer alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,10 @@ import { buildApp } from '../server/app.ts';
 import { AuditLog } from '../server/audit/audit-log.ts';
 import { OidcVerifier } from '../server/auth/oidc.ts';
 import { hashToken, TokenStore } from '../server/auth/tokens.ts';
+import { ViewerTickets } from '../server/auth/viewer-tickets.ts';
 import { parseCatalog } from '../server/catalog/load-catalog.ts';
 import type { ServiceConfig } from '../server/config.ts';
+import { MemoryManager, type MemoryManagerOptions } from './memory-manager.ts';
 import { standInCommand, testManager, testOptions, type TestSettings } from './session-support.ts';
 import { STAND_IN_FILE } from './stand-in-bundle.ts';
 import type { SessionManager } from '../server/sessions/types.ts';
@@ -123,6 +126,34 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     ...options.manager,
   });
   await manager.start();
+  return appOver(manager, dataDir, options);
+}
+
+export interface MemoryTestApp extends TestApp {
+  manager: MemoryManager;
+}
+
+export type MemoryTestAppOptions = Omit<TestAppOptions, 'ports' | 'manager'> & {
+  manager?: Omit<MemoryManagerOptions, 'tickets'>;
+};
+
+/**
+ * Builds an app over an in-memory manager (memory-manager.ts), whose sessions the test moves from phase to
+ * phase: for tests of what the routes answer, which need no application running. Its tickets are signed with
+ * the data directory's key, as the real manager's are.
+ */
+export async function startMemoryApp(options: MemoryTestAppOptions = {}): Promise<MemoryTestApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'streamgate-app-')));
+  const manager = new MemoryManager({ tickets: await ViewerTickets.open(dataDir), ...options.manager });
+  return { ...(await appOver(manager, dataDir, options)), manager };
+}
+
+/** The app over `manager`, which it stops on close. */
+async function appOver(
+  manager: SessionManager,
+  dataDir: string,
+  options: Omit<TestAppOptions, 'ports' | 'manager'>,
+): Promise<TestApp> {
   const catalog = parseCatalog(options.catalog ?? standInCatalog(), 'catalog.yaml');
   const tokens = options.tokens ? TokenStore.parse(TOKENS_YAML, 'tokens.yaml') : null;
   const config = testConfig({

@@ -12,9 +12,16 @@ export interface Look {
   pointer: { x: number; y: number } | null;
 }
 
-/** What the page's video shows now: its size, frames decoded so far, and the marks read from its pixels. */
-export async function look(page: Page): Promise<Look | null> {
-  return page.evaluate(() => {
+/**
+ * What `read` makes of the page's video as it shows now, its pixels at the video's own size; null before its first
+ * frame. `read` runs in the page, where it may use nothing but its arguments: `arg` is passed to it as JSON.
+ */
+export async function readVideo<T, A = null>(
+  page: Page,
+  read: (image: ImageData, arg: A) => T,
+  arg: A = null as A,
+): Promise<T | null> {
+  const grab = (reader: (image: ImageData, arg: unknown) => unknown, given: unknown) => {
     const video = document.querySelector('video');
     if (!video || video.videoWidth === 0) return null;
     const canvas = document.createElement('canvas');
@@ -23,16 +30,25 @@ export async function look(page: Page): Promise<Look | null> {
     const ctx = canvas.getContext('2d', { willReadFrequently: true });
     if (!ctx) return null;
     ctx.drawImage(video, 0, 0);
-    const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    return reader(ctx.getImageData(0, 0, canvas.width, canvas.height), given);
+  };
+  // One expression of both functions' sources: evaluated as the page's own code would be, a function passed as an
+  // argument could not be called there.
+  return page.evaluate<T | null>(`(${grab.toString()})(${read.toString()}, ${JSON.stringify(arg)})`);
+}
+
+/** What the page's video shows now: its size, frames decoded so far, and the marks read from its pixels. */
+export async function look(page: Page): Promise<Look | null> {
+  return readVideo(page, (image) => {
     type Reader = {
       decodeMarks(i: ImageData): { frame: number; seq: number } | null;
       findPointer(i: ImageData): { x: number; y: number } | null;
     };
     const reader = (window as unknown as { streamgateMarks: Reader }).streamgateMarks;
     return {
-      width: canvas.width,
-      height: canvas.height,
-      frames: video.getVideoPlaybackQuality().totalVideoFrames,
+      width: image.width,
+      height: image.height,
+      frames: document.querySelector('video')?.getVideoPlaybackQuality().totalVideoFrames ?? 0,
       marks: reader.decodeMarks(image),
       pointer: reader.findPointer(image),
     };

@@ -1,5 +1,5 @@
 /** A session of a real service, started and waited for as a person's launch would. */
-import { call } from './http.ts';
+import { call, type Answer } from './http.ts';
 import { until, type Service } from './service.ts';
 import type { IceServer } from '../../server/door/turn-credentials.ts';
 
@@ -18,20 +18,29 @@ export async function readySession(
 ): Promise<ReadySession> {
   const created = await call(`${service.api}/stream`, { method: 'POST', body: { id: app, profile } });
   const id = created.body.id as string;
-  const ready = await until(
-    `session ${id} to be ready`,
-    async () => {
-      const res = await call(`${service.api}/stream/${id}`);
-      if (res.status === 410) throw new Error(res.text);
-      return res.status === 200 ? res : undefined;
-    },
-    timeoutMs,
-  );
+  return { id, signaling: signalingOf(await readyAnswer(service, id, timeoutMs)) };
+}
+
+/** The signaling URL in the answer of a ready session, where its viewers connect. */
+export function signalingOf(ready: Answer): string {
   const routes = Object.values(
     ready.body.routes as Record<string, { description: string; source_port: number }[]>,
   ).flat();
   const port = routes.find((route) => route.description === 'signaling')?.source_port;
-  return { id, signaling: `http://127.0.0.1:${port}` };
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Waits until session `id` is ready and returns its answer; a session that fails throws its reason. */
+export function readyAnswer(service: Service, id: string, timeoutMs = 60_000): Promise<Answer> {
+  return until(
+    `session ${id} to be ready`,
+    async () => {
+      const res = await call(`${service.api}/stream/${id}`);
+      if (res.status === 410) throw new Error(`session ${id} failed: ${res.text}`);
+      return res.status === 200 ? res : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**

@@ -1,22 +1,17 @@
-// This file's ports: 48660-48679.
+/** The audit log and the past sessions through the API, over an in-memory manager whose sessions the test moves. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, TOKENS, type TestApp } from '../../test-support/test-support.ts';
-import { waitFor } from '../../test-support/session-support.ts';
+import { bearer, startMemoryApp, TOKENS, type MemoryTestApp } from '../../test-support/test-support.ts';
 import type { components } from '../../api/schema.ts';
 
 type AuditEvent = components['schemas']['AuditEvent'];
 type Session = components['schemas']['Session'];
 type User = 'alice' | 'bob' | 'vera' | 'ada';
 
-let t: TestApp;
+let t: MemoryTestApp;
 beforeAll(async () => {
-  t = await startTestApp({
-    tokens: true,
-    ports: { first: 48660, last: 48679 },
-    manager: { capacity: 4, queueLimit: 4 },
-  });
+  t = await startMemoryApp({ tokens: true, manager: { capacity: 4, queueLimit: 4 } });
 });
 afterAll(async () => {
   await t.close();
@@ -51,7 +46,7 @@ describe('the audit log through the API', () => {
 
   beforeAll(async () => {
     id = await launch('alice');
-    await waitFor('the session to be ready', () => t.manager.get(id)?.state === 'ready');
+    t.manager.ready(id);
     const issued = await t.app.inject({
       method: 'POST',
       url: `/api/stream/${id}/tickets`,
@@ -166,7 +161,7 @@ describe('the audit log through the API', () => {
 
   it('records a session that ended by itself under its owner, with why', async () => {
     const crashed = await launch('bob', { id: 'crasher' });
-    await waitFor('the crasher to fail', () => t.manager.get(crashed)?.state === 'failed');
+    t.manager.fail(crashed);
     const [line] = (await audit('?action=session-ended')).filter((e) => e.session === crashed);
     expect(line).toMatchObject({ user: 'bob', detail: { cause: 'failed', app: 'crasher' } });
     expect(line?.detail.reason).toContain('Crasher 1.0.0');

@@ -1,14 +1,16 @@
-/** GET /api/stream/{id}/still against a real manager and stand-in applications. This file's ports: 48440-48449. */
-import { existsSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+/**
+ * GET /api/stream/{id}/still over an in-memory manager: who is served the still of a session, and what the
+ * others are told. That the application is told where to keep it, and that it goes with the application, is
+ * still.process.test.ts's, with real applications.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stillDirOf, stillPath } from '../runners/still-files.ts';
-import { environmentOf, waitFor } from '../../test-support/session-support.ts';
-import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import { bearer, startMemoryApp, type MemoryTestApp } from '../../test-support/test-support.ts';
 
-let t: TestApp;
+let t: MemoryTestApp;
 beforeAll(async () => {
-  t = await startTestApp({ tokens: true, ports: { first: 48440, last: 48449 }, manager: { capacity: 2 } });
+  t = await startMemoryApp({ tokens: true, manager: { capacity: 2 } });
 });
 afterAll(async () => {
   await t.close();
@@ -18,7 +20,7 @@ type User = 'alice' | 'bob' | 'vera' | 'ada';
 const still = (id: string, user?: User) =>
   t.app.inject({ method: 'GET', url: `/api/stream/${id}/still`, headers: user ? bearer(user) : {} });
 
-/** Starts a session of `app` for alice and waits until it is ready (or failed); returns its id. */
+/** Starts a session of `app` for alice; returns its id. */
 async function start(app: string): Promise<string> {
   const created = await t.app.inject({
     method: 'POST',
@@ -26,28 +28,26 @@ async function start(app: string): Promise<string> {
     headers: bearer('alice'),
     payload: { id: app, profile: 'default' },
   });
-  const id = created.json().id as string;
-  await waitFor('the session to start', () => ['ready', 'failed'].includes(t.manager.get(id)?.state ?? ''));
-  return id;
+  return created.json().id as string;
 }
 
-/** What the service told the application, read from its environment. */
+/** Writes the still of session `id` as its application's ffmpeg would. */
+async function keepStill(id: string): Promise<void> {
+  await mkdir(stillDirOf(t.dataDir), { recursive: true, mode: 0o700 });
+  await writeFile(stillPath(stillDirOf(t.dataDir), id), jpeg, { mode: 0o600 });
+}
+
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
 
 describe('GET /api/stream/{id}/still', () => {
   it('serves the owner and admins the still the application keeps, once there is one', async () => {
     const id = await start('usd-viewer');
-    const file = stillPath(stillDirOf(t.dataDir), id);
-    // The application was told where, in a directory only the service's user may read.
-    const pid = t.manager.get(id)?.pid as number;
-    expect((await environmentOf(pid)).STREAMGATE_STILL_PATH).toBe(file);
-    expect((await stat(stillDirOf(t.dataDir))).mode & 0o777).toBe(0o700);
-
+    t.manager.ready(id);
     const before = await still(id, 'alice');
     expect(before.statusCode).toBe(404);
     expect(before.json().detail).toMatch(/no still yet/);
 
-    await writeFile(file, jpeg, { mode: 0o600 });
+    await keepStill(id);
     for (const user of ['alice', 'ada'] as const) {
       const res = await still(id, user);
       expect(res.statusCode).toBe(200);
@@ -65,26 +65,21 @@ describe('GET /api/stream/{id}/still', () => {
     expect(malformed.statusCode).toBe(422);
     expect(malformed.json().detail[0].loc).toEqual(['path', 'session_id']);
 
-    // Ending the session removes its still.
     const ended = await t.app.inject({
       method: 'DELETE',
       url: `/api/stream/${id}`,
       headers: bearer('alice'),
     });
     expect(ended.statusCode).toBe(204);
-    expect(existsSync(file)).toBe(false);
     expect((await still(id, 'alice')).statusCode).toBe(404);
   });
 
-  it('removes the still of an application that dies, and answers 410 for its failed session', async () => {
+  it('answers 410 for a failed session, even with its still left behind', async () => {
     const id = await start('usd-viewer');
-    const file = stillPath(stillDirOf(t.dataDir), id);
-    // Written while it runs, as the application's ffmpeg would.
-    await writeFile(file, jpeg, { mode: 0o600 });
+    t.manager.ready(id);
+    await keepStill(id);
     expect((await still(id, 'alice')).statusCode).toBe(200);
-    process.kill(-(t.manager.get(id)?.pid as number), 'SIGKILL');
-    await waitFor('the session to fail', () => t.manager.get(id)?.state === 'failed');
-    await waitFor('the still to go', () => !existsSync(file));
+    t.manager.fail(id);
     expect((await still(id, 'alice')).statusCode).toBe(410);
   });
 });

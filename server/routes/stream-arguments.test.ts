@@ -1,19 +1,24 @@
 /** POST /stream `arguments` against the version's declaration (CONTRACT §20), and the declaration served. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, standInCatalog, startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import {
+  bearer,
+  standInCatalog,
+  startMemoryApp,
+  type MemoryTestApp,
+} from '../../test-support/test-support.ts';
 
 const DECLARED =
   'arguments: [{name: model, label: Model, type: choice, choices: [a.obj, b.obj], default: a.obj}, ' +
   '{name: scale, label: Scale, type: number}, {name: grid, label: Grid, type: boolean, required: true}, ' +
   '{name: title, label: Title, type: string}], ';
 
-let t: TestApp;
+let t: MemoryTestApp;
 beforeAll(async () => {
   // 1.9.0 declares four arguments, 1.10.0 none at all (`[]`), the others nothing: they take any.
   const catalog = standInCatalog()
     .replace('description: Nine., ', `description: Nine., ${DECLARED}`)
     .replace('description: Ten., ', 'description: Ten., arguments: [], ');
-  t = await startTestApp({ catalog, tokens: true, ports: { first: 48460, last: 48469 } });
+  t = await startMemoryApp({ catalog, tokens: true });
 });
 afterAll(async () => {
   await t.close();

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import { startMemoryApp, type MemoryTestApp } from '../../test-support/test-support.ts';
 
-let t: TestApp;
+let t: MemoryTestApp;
 beforeAll(async () => {
-  // POST waits for readiness long enough for the stand-in to come up, so it can answer 200.
-  t = await startTestApp({ ports: { first: 48230, last: 48239 }, manager: { readyWaitMs: 25_000 } });
+  // A session ready at once, as one whose application answers within POST's wait for readiness.
+  t = await startMemoryApp({ manager: { readyAtOnce: true } });
 });
 afterAll(async () => {
   await t.close();
 });
 
 describe('POST /api/stream with a wait for readiness', () => {
-  it('answers 200 with routes when the session is ready within the wait', { timeout: 60_000 }, async () => {
+  it('answers 200 with routes when the session is ready within the wait', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/stream',

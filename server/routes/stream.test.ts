@@ -1,10 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+/**
+ * The /stream routes over an in-memory manager: one GPU and a queue of one, sessions made ready or failed by the
+ * test, so that every answer of a session's life is asserted without an application running.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
+import { bearer, startMemoryApp, type MemoryTestApp } from '../../test-support/test-support.ts';
 
-let t: TestApp;
+let t: MemoryTestApp;
 beforeAll(async () => {
-  t = await startTestApp({ tokens: true, ports: { first: 48200, last: 48229 } });
+  t = await startMemoryApp({ tokens: true });
 });
 afterAll(async () => {
   await t.close();
@@ -42,16 +45,6 @@ async function call(
         : { payload: payload as object }),
   });
   return { status: res.statusCode, headers: res.headers, body: res.body ? res.json() : {} };
-}
-
-/** Polls GET until it answers something other than 202 (a guard against hanging, not a timing assertion). */
-async function settle(id: string, user: User = 'alice'): Promise<Answer> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const answer = await call('GET', `/api/stream/${id}`, user);
-    if (answer.status !== 202 || Date.now() > deadline) return answer;
-    await sleep(50);
-  }
 }
 
 async function endAll(): Promise<void> {
@@ -126,24 +119,28 @@ describe('POST /api/stream validation', () => {
   });
 });
 
-// Generous limits: on a loaded machine each stand-in takes seconds to start.
-describe('sessions', { timeout: 60_000 }, () => {
+describe('sessions', () => {
   it('answers 202, then 200 with routes once ready; another user gets 403, the admin sees it', async () => {
     const created = await call('POST', '/api/stream', 'alice', { id: 'usd-viewer', profile: 'ten-only' });
     expect(created.status).toBe(202);
     expect(created.body.routes).toBeUndefined();
     expect(created.body.status).toMatchObject({ condition: 'pending', status: false });
     const id = created.body.id as string;
+    expect((await call('GET', `/api/stream/${id}`, 'alice')).status).toBe(202);
 
-    const ready = await settle(id);
+    t.manager.ready(id);
+    const ready = await call('GET', `/api/stream/${id}`, 'alice');
     expect(ready.status).toBe(200);
     expect(ready.body.status).toMatchObject({ condition: 'ready', status: true });
     const routes = (ready.body.routes as Record<string, { description: string; source_port: number }[]>)[
       '127.0.0.1'
     ];
     expect(routes?.map((r) => r.description)).toEqual(['signaling', 'media']);
-    const signaling = routes?.[0]?.source_port;
-    expect((await fetch(`http://127.0.0.1:${signaling}/health`)).status).toBe(200);
+    // The ports the manager handed the session.
+    expect(routes?.map((r) => r.source_port)).toEqual([
+      t.manager.get(id)?.ports?.signaling,
+      t.manager.get(id)?.ports?.media,
+    ]);
 
     const other = await call('GET', `/api/stream/${id}`, 'bob');
     expect(other).toMatchObject({ status: 403 });
@@ -166,15 +163,13 @@ describe('sessions', { timeout: 60_000 }, () => {
 
   it('answers 410 with the reason after the application exits', async () => {
     const created = await call('POST', '/api/stream', 'alice', { id: 'crasher', profile: 'default' });
-    const gone = await settle(created.body.id as string);
-    // It may be seen ready before it exits; wait for the failure.
-    let answer = gone;
-    for (let i = 0; answer.status === 200 && i < 300; i++) {
-      await sleep(50);
-      answer = await call('GET', `/api/stream/${created.body.id}`, 'alice');
-    }
+    const id = created.body.id as string;
+    t.manager.ready(id);
+    expect((await call('GET', `/api/stream/${id}`, 'alice')).status).toBe(200);
+    t.manager.fail(id, 'Crasher 1.0.0 exited with code 1');
+    const answer = await call('GET', `/api/stream/${id}`, 'alice');
     expect(answer.status).toBe(410);
-    expect(answer.body.detail).toEqual(expect.any(String));
+    expect(answer.body.detail).toBe('The session failed: Crasher 1.0.0 exited with code 1');
     const listed = await call('GET', '/api/stream', 'alice');
     expect((listed.body.items as { status: { condition: string } }[])[0]?.status.condition).toBe('failed');
     await endAll();
@@ -192,9 +187,14 @@ describe('sessions', { timeout: 60_000 }, () => {
     expect(typeof third.body.detail).toBe('string');
 
     expect((await call('GET', `/api/stream/${second.body.id}`, 'bob')).status).toBe(202);
-    await settle(first.body.id as string);
+    t.manager.ready(first.body.id as string);
     expect((await call('DELETE', `/api/stream/${first.body.id}`, 'alice')).status).toBe(204);
-    expect((await settle(second.body.id as string, 'bob')).status).toBe(200);
+    // The freed GPU goes to the session that waited: it starts, then is ready.
+    const starting = await call('GET', `/api/stream/${second.body.id}`, 'bob');
+    expect(starting.status).toBe(202);
+    expect(starting.body.status?.message).toMatch(/^Starting /);
+    t.manager.ready(second.body.id as string);
+    expect((await call('GET', `/api/stream/${second.body.id}`, 'bob')).status).toBe(200);
     await endAll();
   });
 

@@ -5,7 +5,7 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { apps } from '../test/fixtures';
 import { renderRoute } from '../test/render';
 import { api, http, HttpResponse, server } from '../test/server';
@@ -23,8 +23,11 @@ vi.mock('../features/catalog/components/tag-filter', () => unreachable('tag-filt
 
 describe('extras whose code cannot be downloaded', { timeout: 30_000 }, () => {
   it('leave the catalog and its navigation on screen and usable', async () => {
+    // Time runs on its own (the pages load lazily), and is moved on by hand where the page takes failures in.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
     server.use(http.get(api('/cfg/apps'), () => HttpResponse.json({ count: 3, items: apps })));
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { router } = renderRoute('/apps');
     expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
     const launch = within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', {
@@ -32,7 +35,7 @@ describe('extras whose code cannot be downloaded', { timeout: 30_000 }, () => {
     });
     // Both chunks were asked for and refused; a moment for the page to take the failures in.
     await waitFor(() => expect([...asked].sort()).toEqual(['Tooltip', 'tag-filter']));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
 
     expect(screen.queryByRole('heading', { name: 'Something went wrong' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();

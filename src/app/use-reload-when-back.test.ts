@@ -52,14 +52,21 @@ describe('reload when back', { timeout: 30_000 }, () => {
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     first.unmount();
 
-    // The reloaded page meets the same failure: it says so, and waits for the person.
-    const probesBefore = probes;
-    const again = renderHook(() => useReloadWhenBack(true, reload));
-    expect(again.result.current).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(probes).toBe(probesBefore);
-    expect(reload).toHaveBeenCalledTimes(1);
-    again.unmount();
+    // The reloaded page meets the same failure: it says so, and waits for the person: nothing is scheduled, and
+    // no probe goes out in the time a first one would have.
+    vi.useFakeTimers();
+    try {
+      const probesBefore = probes;
+      const again = renderHook(() => useReloadWhenBack(true, reload));
+      expect(again.result.current).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(probes).toBe(probesBefore);
+      expect(reload).toHaveBeenCalledTimes(1);
+      again.unmount();
+    } finally {
+      vi.useRealTimers();
+    }
 
     // A failure later on is a new one.
     expect(reloadedJustNow(Date.now() + RELOAD_AGAIN_AFTER_MS)).toBe(false);

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * The capture's parts that need no display: the rectangles it reads, the frame it fills, the byte budget, and
+ * how its frames are paced in time, on a clock the test moves (fake timers) over a stand-in for the display.
+ * What it reads from a real X server is capture.process.test.ts's.
+ */
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ByteBudget } from './byte-budget.ts';
-import { DamageCapture, IDLE_REFRESH_MS } from './capture.ts';
-import { blit, drawCursor, toRead } from './frame-pixels.ts';
-import { call } from './x-call.ts';
-import { openDisplay } from './x-client.ts';
-import { startXServer, type XServer } from './x-server.ts';
+import { DamageCapture, FIRST_REPEAT_MS, IDLE_REFRESH_MS, type FrameClock } from './capture.ts';
+import { blit, drawCursor, toRead, type Rect } from './frame-pixels.ts';
 
 describe('the rectangles read', () => {
   it('are clipped to the captured area, and those wholly outside it are dropped', () => {
@@ -92,209 +95,207 @@ describe('the byte budget', () => {
   });
 });
 
-describe.each([
-  ['in shared memory from the server', false],
-  ["from the server's framebuffer file", true],
-])('capture on change, from a real X display, pixels read %s', (_, fromFramebuffer) => {
+/** Time as the fake timers keep it: the frames' clock, moved only by the test. */
+const fakeClock: FrameClock = {
+  now: () => Date.now(),
+  schedule(run, ms) {
+    const timer = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
+describe('the pacing of frames, on a clock the test moves', () => {
   const W = 320;
   const H = 240;
-  let x: XServer;
+  const FRAME_MS = 1000 / 30;
+  let X: EventEmitter & { terminate(): void };
+  let reads: Rect[][];
+  let frames: number[];
+  let behind: boolean;
   let capture: DamageCapture;
-  let painter: { X: any; root: number }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  const frames: { pixels: Buffer; at: number }[] = [];
-  let pool: Buffer[] = [];
-  const capturedSize = { width: W, height: H };
-  const cursors: unknown[] = [];
 
-  /** The first frame from the `from`th on (by default: the next one) that passes `test`. */
-  async function frameWhere(test: (pixels: Buffer) => boolean, from = frames.length): Promise<Buffer> {
-    const until = Date.now() + 5000;
-    for (;;) {
-      const found = frames.slice(from).find((f) => test(f.pixels));
-      if (found) return found.pixels;
-      if (Date.now() > until) throw new Error('no such frame');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  /** The index of the frame after `frame`. */
-  const afterFrame = (frame: Buffer) => frames.findIndex((f) => f.pixels === frame) + 1;
-  const pixel = (frame: Buffer, px: number, py: number) => [
-    ...frame.subarray((py * W + px) * 4, (py * W + px) * 4 + 3),
-  ];
-
-  beforeAll(async () => {
-    x = await startXServer(W, H, () => undefined);
-    if (fromFramebuffer) expect(x.framebuffer).toMatchObject({ width: W, height: H, stride: W * 4 });
-    capture = await DamageCapture.start(x.display, x.authFile, {
-      framebuffer: fromFramebuffer ? x.framebuffer : null,
-      width: W,
-      height: H,
-      fps: 30,
-      maxWidth: W,
-      maxHeight: H,
-      budget: new ByteBudget(1e9),
-      // Like the encoder's, two buffers; here always the other one, so that each frame's buffer has missed
-      // the changes read into the one before it.
-      acquire: () => {
-        const bytes = capturedSize.width * capturedSize.height * 4;
-        if (pool[0]?.length !== bytes) pool = [Buffer.alloc(bytes), Buffer.alloc(bytes)];
-        pool.reverse();
-        return pool[0] as Buffer;
+  /** A capture of a stand-in display at 30 fps, two buffers as the encoder's, `budget` its bandwidth. */
+  function start(budget = new ByteBudget(1e9, 1, 0)): DamageCapture {
+    X = Object.assign(new EventEmitter(), { terminate: () => undefined });
+    const pool = [Buffer.alloc(W * H * 4), Buffer.alloc(W * H * 4)];
+    const cursor = { width: 2, height: 2, xhot: 0, yhot: 0, cursorImage: Buffer.alloc(16, 0xff), x: 5, y: 5 };
+    return DamageCapture.over(
+      {
+        X,
+        damageExt: { Subtract: () => undefined },
+        // The server's reply comes after the capture has started, as a real one does.
+        fixes: {
+          GetCursorImage: (cb: (err: null, image: object) => void) =>
+            void Promise.resolve().then(() => cb(null, cursor)),
+        },
+        damage: 1,
+        read: async (rects) => void reads.push([...rects]),
       },
-      send: (frame) => frames.push({ pixels: Buffer.from(frame), at: performance.now() }),
-    });
-    capture.on('cursor', (image) => cursors.push(image));
-    painter = await openDisplay(x.display, { authFile: x.authFile });
-  });
-
-  afterAll(async () => {
-    capture?.close();
-    painter?.X.terminate();
-    await x?.stop();
-  });
-
-  it('sends the picture first, then a change as soon as the display makes it, reading only what changed', async () => {
-    // The first frame in each of the two buffers reads the whole picture.
-    await frameWhere(() => true, 1);
-    // What the new server paints as it starts, and the repeat of each frame, come first.
-    await new Promise((r) => setTimeout(r, 300));
-    const readBefore = capture.counts.pixelsRead;
-    // A red window of 20x10 at (50, 60): its mapping damages just its area.
-    const wid = painter.X.AllocID();
-    painter.X.CreateWindow(wid, painter.root, 50, 60, 20, 10, 0, 0, 0, 0, { backgroundPixel: 0xff0000 });
-    painter.X.MapWindow(wid);
-    const frame = await frameWhere((f) => pixel(f, 55, 65)[2] === 255 && pixel(f, 55, 65)[0] === 0);
-    expect(pixel(frame, 69, 69)).toEqual([0, 0, 255]);
-    expect(pixel(frame, 70, 65)).not.toEqual([0, 0, 255]);
-    // Read into one buffer, then again into the other, which missed it: twice the window, nothing more.
-    const next = await frameWhere(() => true, afterFrame(frame));
-    expect(pixel(next, 55, 65)).toEqual([0, 0, 255]);
-    expect(capture.counts.pixelsRead - readBefore).toBeLessThanOrEqual(2 * 20 * 10);
-  });
-
-  it('draws the cursor where the pointer is, and sends a frame when only the pointer moved', async () => {
-    capture.pointerAt(20, 20);
-    const before = await frameWhere(() => true);
-    capture.pointerAt(200, 150);
-    const after = await frameWhere((f) => !f.equals(before));
-    const around = (f: Buffer, cx: number, cy: number) =>
-      Array.from({ length: 16 * 16 }, (_, i) =>
-        pixel(f, cx - 8 + (i % 16), cy - 8 + Math.floor(i / 16)).join(),
-      );
-    expect(around(after, 200, 150)).not.toEqual(around(before, 200, 150));
-    expect(around(after, 20, 20)).not.toEqual(around(before, 20, 20));
-    // The cursor drawn on a buffer does not stay in it: the next frames (one in each buffer) show the
-    // picture where it was, as the first frame read it.
-    const later: Buffer[] = [];
-    for (const [px, py] of [
-      [100, 100],
-      [120, 100],
-    ] as const) {
-      const last = later.at(-1) ?? after;
-      capture.pointerAt(px, py);
-      later.push(await frameWhere((f) => !f.equals(last), afterFrame(last)));
-    }
-    for (const f of later) expect(around(f, 200, 150)).toEqual(around(frames[0]!.pixels, 200, 150));
-  });
-
-  it('leaves the cursor out of the frames while the viewers draw it, putting back what it covered, and in again after', async () => {
-    // The pointer's image came as soon as it was known, to a listener added once the capture had started.
-    expect(cursors[0]).toMatchObject({ width: expect.any(Number), height: expect.any(Number) });
-    const image = await call<{ data: Buffer }>((cb) =>
-      painter.X.GetImage(2, painter.root, 180, 130, 40, 40, 0xffffffff, cb),
+      {
+        width: W,
+        height: H,
+        fps: 30,
+        maxWidth: W,
+        maxHeight: H,
+        budget,
+        acquire: () => (behind ? null : pool.reverse()[0]!),
+        send: () => void frames.push(Date.now()),
+        clock: fakeClock,
+      },
     );
-    // The display's own pixels of a 40x40 square around (200, 150): the server draws no cursor into them.
-    const rgb = (pixels: Buffer) => Buffer.from(pixels.filter((_, i) => i % 4 !== 3)).toString('hex');
-    const square = (f: Buffer) =>
-      rgb(
-        Buffer.concat(
-          Array.from({ length: 40 }, (_, row) =>
-            f.subarray(((130 + row) * W + 180) * 4, ((130 + row) * W + 220) * 4),
-          ),
-        ),
-      );
-    const expected = rgb(image.data);
-    capture.pointerAt(200, 150);
-    const drawn = await frameWhere((f) => square(f) !== expected);
-    capture.cursorInFrames(false);
-    // Both buffers, each with the cursor drawn on it before, show the picture without it.
-    const first = await frameWhere(() => true, afterFrame(drawn));
-    const second = await frameWhere(() => true, afterFrame(first));
-    expect(square(first)).toBe(expected);
-    expect(square(second)).toBe(expected);
-    // Moving a pointer that the viewers draw sends no frame.
-    await new Promise((r) => setTimeout(r, 300));
-    const quiet = frames.length;
-    capture.pointerAt(210, 160);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(frames.length).toBe(quiet);
-    capture.cursorInFrames(true);
-    const again = await frameWhere(() => true, quiet);
-    expect(square(again)).not.toBe(expected);
+  }
+
+  /** The display reports that `rect` changed. */
+  const damage = (rect: Rect) =>
+    X.emit('event', { name: 'DamageNotify', area: { x: rect.x, y: rect.y, w: rect.width, h: rect.height } });
+
+  /** The times of the frames sent from `from` on, from `from`. */
+  const sentSince = (from: number) => frames.filter((at) => at >= from).map((at) => at - from);
+
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    reads = [];
+    frames = [];
+    behind = false;
+  });
+  afterEach(() => {
+    capture.close();
+    vi.useRealTimers();
+  });
+
+  it('sends the whole picture at once, then only what changed, as soon as the display reports it', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(frames[0]).toBe(0);
+    expect(reads[0]).toEqual([{ x: 0, y: 0, width: W, height: H }]);
+    // The other buffer is read whole too, once; then the picture is still.
+    await vi.advanceTimersByTimeAsync(3_000);
+    const still = Date.now();
+    reads = [];
+    const window = { x: 50, y: 60, width: 20, height: 10 };
+    damage(window);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentSince(still)).toEqual([0]);
+    // Into one buffer, then into the other, which missed it: the window twice, nothing more.
+    await vi.advanceTimersByTimeAsync(FIRST_REPEAT_MS);
+    expect(reads).toEqual([[window], [window]]);
   });
 
   it('sends a change after a still moment twice more, soon and a frame later, then waits for the idle refresh', async () => {
-    // The frames of the tests before, and their repeats, are over.
-    await new Promise((r) => setTimeout(r, 300));
-    const wid = painter.X.AllocID();
-    painter.X.CreateWindow(wid, painter.root, 10, 200, 30, 20, 0, 0, 0, 0, { backgroundPixel: 0x0000ff });
-    painter.X.MapWindow(wid);
-    const shown = await frameWhere((f) => pixel(f, 15, 205)[0] === 255);
-    await new Promise((r) => setTimeout(r, 600));
-    const [first, ...after] = frames.slice(afterFrame(shown) - 1);
-    expect(after).toHaveLength(2);
-    for (const repeat of after) expect(repeat.pixels.equals(first!.pixels)).toBe(true);
-    // 5 ms, then a frame (33 ms at 30 fps) later; a busy machine may add some, never the idle second.
-    expect(after[0]!.at - first!.at).toBeLessThan(150);
-    expect(after[1]!.at - first!.at).toBeLessThan(300);
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    const still = Date.now();
+    damage({ x: 10, y: 200, width: 30, height: 20 });
+    await vi.advanceTimersByTimeAsync(IDLE_REFRESH_MS + 100);
+    const sent = sentSince(still);
+    expect(sent).toHaveLength(4);
+    expect(sent[0]).toBe(0);
+    expect(sent[1]).toBeCloseTo(FIRST_REPEAT_MS, 0);
+    expect(sent[2]).toBeCloseTo(FIRST_REPEAT_MS + FRAME_MS, 0);
+    expect(sent[3]).toBeCloseTo(FIRST_REPEAT_MS + FRAME_MS + IDLE_REFRESH_MS, 0);
   });
 
   it('sends no more frames than its rate while the picture keeps changing', async () => {
-    const wid = painter.X.AllocID();
-    painter.X.CreateWindow(wid, painter.root, 0, 150, 20, 20, 0, 0, 0, 0, { backgroundPixel: 0x00ffff });
-    painter.X.MapWindow(wid);
-    await new Promise((r) => setTimeout(r, 300));
-    const start = frames.length;
-    const began = performance.now();
-    for (let x = 0; performance.now() - began < 1000; x = (x + 3) % 280) {
-      painter.X.ConfigureWindow(wid, { x });
-      await new Promise((r) => setTimeout(r, 40));
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    const began = Date.now();
+    for (let x = 0; Date.now() - began < 1000; x = (x + 3) % 280) {
+      damage({ x, y: 150, width: 23, height: 20 });
+      await vi.advanceTimersByTimeAsync(40);
     }
-    // A change every 40 ms: at most 30 frames a second, repeats included; a repeat 5 ms after each change would
-    // make about 40.
-    const sent = frames.slice(start).filter((f) => f.at - began < 1000).length;
-    expect(sent).toBeGreaterThan(10);
-    expect(sent).toBeLessThanOrEqual(32);
-    painter.X.DestroyWindow(wid);
-    await new Promise((r) => setTimeout(r, 300));
+    // A change every 40 ms: a frame a turn (33 ms at 30 fps: timers count whole milliseconds), repeats included,
+    // after the early repeat of the first change, which came after a still moment. A repeat 5 ms after each
+    // change would make 50.
+    const sent = sentSince(began).filter((at) => at < 1000);
+    expect(sent.slice(0, 2)).toEqual([0, FIRST_REPEAT_MS]);
+    const gaps = sent.slice(2).map((at, i) => at - sent[i + 1]!);
+    expect(new Set(gaps)).toEqual(new Set([Math.floor(FRAME_MS)]));
+    expect(sent.length).toBeLessThanOrEqual(32);
   });
 
-  it('sends the picture again about every second while nothing changes', async () => {
-    const start = frames.length;
-    await new Promise((r) => setTimeout(r, IDLE_REFRESH_MS * 2.5));
-    const idle = frames.length - start;
-    expect(idle).toBeGreaterThanOrEqual(2);
-    expect(idle).toBeLessThanOrEqual(3);
+  it('sends the picture again every second while nothing changes', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    const quiet = Date.now();
+    const readBefore = reads.length;
+    await vi.advanceTimersByTimeAsync(IDLE_REFRESH_MS * 3);
+    const sent = sentSince(quiet);
+    expect(sent).toHaveLength(3);
+    expect([sent[1]! - sent[0]!, sent[2]! - sent[1]!]).toEqual([IDLE_REFRESH_MS, IDLE_REFRESH_MS]);
+    // A repeat reads nothing: the picture did not change.
+    expect(reads).toHaveLength(readBefore);
   });
 
-  it('reads the whole new area after a resize', async () => {
-    Object.assign(capturedSize, { width: 160, height: 120 });
+  it('sends a frame when only the drawn pointer moves, none while the viewers draw it, and one when it is drawn again', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    let from = Date.now();
+    capture.pointerAt(200, 150);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentSince(from)).toEqual([0]);
+    capture.cursorInFrames(false);
+    await vi.advanceTimersByTimeAsync(500);
+    from = Date.now();
+    capture.pointerAt(210, 160);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(sentSince(from)).toEqual([]);
+    capture.cursorInFrames(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentSince(from)).toEqual([300]);
+  });
+
+  it('tries again at the next turn while the encoder is behind', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    behind = true;
+    const from = Date.now();
+    damage({ x: 0, y: 0, width: 10, height: 10 });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sentSince(from)).toEqual([]);
+    behind = false;
+    await vi.advanceTimersByTimeAsync(FRAME_MS);
+    const sent = sentSince(from);
+    expect(sent[0]).toBeGreaterThan(100);
+    expect(sent[0]).toBeLessThanOrEqual(100 + FRAME_MS);
+  });
+
+  it("holds frames while the encoder's output is over the bandwidth, until it is back under", async () => {
+    const budget = new ByteBudget(1000, 1, 0);
+    capture = start(budget);
+    await vi.advanceTimersByTimeAsync(3_000);
+    // Half a second's worth over.
+    budget.spend(1500, Date.now());
+    const from = Date.now();
+    damage({ x: 0, y: 0, width: 10, height: 10 });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(sentSince(from)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentSince(from)).toEqual([500]);
+  });
+
+  it('reads the whole new area at once after a resize, and nothing after it is closed', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    reads = [];
     capture.resize(160, 120, 30);
-    const readBefore = capture.counts.pixelsRead;
-    await frameWhere(() => true);
-    expect(capture.counts.pixelsRead - readBefore).toBe(160 * 120);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reads).toEqual([[{ x: 0, y: 0, width: 160, height: 120 }]]);
+    capture.close();
+    const closed = frames.length;
+    damage({ x: 0, y: 0, width: 10, height: 10 });
+    await vi.advanceTimersByTimeAsync(IDLE_REFRESH_MS * 3);
+    expect(frames).toHaveLength(closed);
   });
 
-  it('reads a narrower area than the display row by row, each pixel at its place', async () => {
-    capture.pointerAt(W - 1, H - 1); // outside the captured area: no cursor on these frames
-    const wid = painter.X.AllocID();
-    painter.X.CreateWindow(wid, painter.root, 150, 100, 40, 40, 0, 0, 0, 0, { backgroundPixel: 0x00ff00 });
-    painter.X.MapWindow(wid);
-    const frame = await frameWhere((f) => f.length === 160 * 120 * 4 && f[(110 * 160 + 155) * 4 + 1] === 255);
-    const image = await call<{ data: Buffer }>((cb) =>
-      painter.X.GetImage(2, painter.root, 0, 0, 160, 120, 0xffffffff, cb),
-    );
-    const rgb = (pixels: Buffer) => Buffer.from(pixels.filter((_, i) => i % 4 !== 3));
-    expect(rgb(frame).equals(rgb(image.data))).toBe(true);
+  it('says why it stops when the pixels cannot be read, and sends no frame after', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    const failed: string[] = [];
+    capture.on('failed', (reason) => failed.push(reason));
+    X.emit('end');
+    expect(failed).toEqual(['the connection to the display ended']);
+    const stopped = frames.length;
+    await vi.advanceTimersByTimeAsync(IDLE_REFRESH_MS * 3);
+    expect(frames).toHaveLength(stopped);
   });
 });

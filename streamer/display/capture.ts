@@ -60,6 +60,35 @@ export const IDLE_REFRESH_MS = 1000;
  */
 export const FIRST_REPEAT_MS = 5;
 
+/**
+ * The time frames are paced by: `now` in milliseconds, and a call of `run` in `ms`, which `cancel` undoes.
+ * Injected so that the pacing can be tested on a clock the test moves; `performanceClock` otherwise.
+ */
+export interface FrameClock {
+  now(): number;
+  schedule(run: () => void, ms: number): { cancel(): void };
+}
+
+export const performanceClock: FrameClock = {
+  now: () => performance.now(),
+  schedule(run, ms) {
+    const timer = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
+/**
+ * The display's side of a capture, as `DamageCapture.start` opens it: the X connection with its DAMAGE and
+ * XFIXES extensions, the damage object on the root window, and the reader of its pixels.
+ */
+export interface CaptureDisplay {
+  X: X;
+  damageExt: X;
+  fixes: X;
+  damage: number;
+  read: PixelReader;
+}
+
 export interface CaptureOptions {
   width: number;
   height: number;
@@ -79,6 +108,8 @@ export interface CaptureOptions {
   send: (frame: Buffer) => void;
   /** The display's own pixels (Xvfb's framebuffer file), read instead of asking the server for copies. */
   framebuffer?: Framebuffer | null;
+  /** What frames are paced by (default `performanceClock`). */
+  clock?: FrameClock;
 }
 
 /** What a capture reports. */
@@ -104,7 +135,8 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
   private dirty = true;
   /** Repeats still to send of the last frame that showed a change (2, 1 or 0). */
   private repeats = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: { cancel(): void } | null = null;
+  private readonly clock: FrameClock;
   private reading = false;
   private lastFrame = -Infinity;
   private cursor: CursorImage | null = null;
@@ -124,6 +156,7 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     private readonly options: CaptureOptions,
   ) {
     super();
+    this.clock = options.clock ?? performanceClock;
     this.width = options.width;
     this.height = options.height;
     this.fps = options.fps;
@@ -143,6 +176,12 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
       : await pixelReader(X, root, options.maxWidth * options.maxHeight * 4, files);
     // The cursor is drawn onto each frame from its image; the server must not draw it into its pixels.
     fixes.HideCursor(root);
+    return DamageCapture.over({ X, damageExt, fixes, damage, read }, options);
+  }
+
+  /** Captures from a display `start` opened (or a test's stand-in for one), from its events on. */
+  static over(display: CaptureDisplay, options: CaptureOptions): DamageCapture {
+    const { X, damageExt, fixes, damage, read } = display;
     const capture = new DamageCapture(X, damageExt, fixes, damage, read, options);
     X.on('event', (event: X) => capture.onEvent(event));
     X.on('end', () => capture.fail('the connection to the display ended'));
@@ -193,7 +232,7 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     try {
       this.X.terminate();
@@ -240,14 +279,14 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
   /** The next frame at once if its turn has come, else when it comes; the idle refresh otherwise. */
   private schedule(): void {
     if (this.closed || this.reading) return;
-    if (this.timer) clearTimeout(this.timer);
-    const now = performance.now();
+    this.timer?.cancel();
+    const now = this.clock.now();
     const changed = this.dirty || this.pending.length > 0;
     const frameMs = 1000 / this.fps;
     const quiet = this.repeats === 2 ? FIRST_REPEAT_MS : this.repeats === 1 ? frameMs : IDLE_REFRESH_MS;
     const turn = this.lastFrame + (changed ? frameMs : quiet);
     const due = Math.max(turn, now + this.options.budget.waitMs(now));
-    this.timer = setTimeout(
+    this.timer = this.clock.schedule(
       () => void this.next().catch((error: unknown) => this.fail(String(error))),
       Math.max(0, due - now),
     );
@@ -261,7 +300,7 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     const frame = this.options.acquire();
     if (!frame) {
       // The encoder is behind: the changes wait for the next turn.
-      this.lastFrame = performance.now();
+      this.lastFrame = this.clock.now();
       this.schedule();
       return;
     }
@@ -305,11 +344,11 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     this.counts.frames++;
     // A frame that showed something new is followed by repeats (two after a still moment, a key typed say; one
     // while the picture keeps changing, which the next change usually makes needless); a repeat by the next.
-    const isolated = performance.now() - this.lastFrame > (2 * 1000) / this.fps;
+    const isolated = this.clock.now() - this.lastFrame > (2 * 1000) / this.fps;
     const showedChange = this.dirty || changed.length > 0;
     this.repeats = showedChange ? (isolated ? 2 : 1) : Math.max(0, this.repeats - 1);
     this.dirty = false;
-    this.lastFrame = performance.now();
+    this.lastFrame = this.clock.now();
     this.schedule();
   }
 }

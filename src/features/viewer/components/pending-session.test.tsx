@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportReachable } from '../../../lib/service-status';
 import { getStartedSessions, rememberSession } from '../../../lib/session-history';
 import { pending, ready, sessionId } from '../../../test/fixtures';
@@ -96,21 +96,29 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
   });
 
   it('explains a refusal and stops asking', async () => {
-    // The route's prefetch asks once, and the page once more (a failed prefetch is the page's to explain).
-    let polls = 0;
-    server.use(
-      http.get(api('/stream/:id'), () => {
-        polls += 1;
-        return HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 });
-      }),
-    );
-    renderRoute(`/sessions/${sessionId}`);
-    expect(await screen.findByText(/You do not have permission to do this/, {}, loading)).toBeInTheDocument();
-    expect(screen.getByTestId('player-state')).toHaveTextContent('Failed');
-    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
-    const asked = polls;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(polls).toBe(asked);
+    // Time runs on its own (the page loads lazily) and is moved on by hand past the next polls there would be.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      // The route's prefetch asks once, and the page once more (a failed prefetch is the page's to explain).
+      let polls = 0;
+      server.use(
+        http.get(api('/stream/:id'), () => {
+          polls += 1;
+          return HttpResponse.json({ detail: 'Not authenticated' }, { status: 403 });
+        }),
+      );
+      renderRoute(`/sessions/${sessionId}`);
+      expect(
+        await screen.findByText(/You do not have permission to do this/, {}, loading),
+      ).toBeInTheDocument();
+      expect(screen.getByTestId('player-state')).toHaveTextContent('Failed');
+      expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+      const asked = polls;
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      expect(polls).toBe(asked);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('Cancel ends the session with DELETE, forgets it and goes back to the launch form', async () => {
