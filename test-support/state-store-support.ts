@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach } from 'vitest';
-import { JournalRepository, type JournalOptions } from '../server/state/journal-repository.ts';
+import { StateFileRepository, type StateFileOptions } from '../server/state/state-file-repository.ts';
 import { removeDir, tempDataDir } from './session-support.ts';
 
 let dir: string | undefined;
@@ -19,15 +19,15 @@ export interface Item {
   n: number;
 }
 
-export type Repository = JournalRepository<Item>;
+export type Repository = StateFileRepository<Item>;
 
 /** A repository over a map of items by id, as the manager keeps its sessions. */
 export function storeOver(
   directory: string,
   items = new Map<string, Item>(),
-  options: Partial<JournalOptions<Item, Item>> = {},
+  options: Partial<StateFileOptions<Item, Item>> = {},
 ): Repository {
-  return new JournalRepository<Item>(directory, { items: () => items, key: (item) => item.id, ...options });
+  return new StateFileRepository<Item>(directory, { items: () => items, key: (item) => item.id, ...options });
 }
 
 /** A new data directory, removed after the test. */
@@ -36,7 +36,7 @@ export async function tempStoreDir(): Promise<string> {
 }
 
 /** A repository over a new data directory (removed after the test) and an empty map of items. */
-export async function freshStore(options: Partial<JournalOptions<Item, Item>> = {}) {
+export async function freshStore(options: Partial<StateFileOptions<Item, Item>> = {}) {
   const directory = await tempStoreDir();
   const items = new Map<string, Item>();
   return { directory, items, store: storeOver(directory, items, options) };

@@ -1,5 +1,5 @@
 /**
- * The command line of one session's application on this machine (local-runner.ts spawns it): the catalog's
+ * The command line of one session's application on this machine (local-spawn.ts spawns it): the catalog's
  * LaunchSpec (a display program under the display host, or a program that streams itself, sandboxed when the
  * service has a sandbox) or the sample streaming application, with the session's ports, arguments and secret,
  * joined to the session's control group.

@@ -1,7 +1,7 @@
 /**
  * Past sessions (CONTRACT §22): every session that ended or failed, kept at least `retentionMs` (30 days) and
  * at most `limit` of them, in `<data dir>/ended-sessions.jsonl`, one line each, apart from the state of
- * running sessions (state/journal-repository.ts), which they never touch. A line is appended as a session
+ * running sessions (state/state-file-repository.ts), which they never touch. A line is appended as a session
  * ends; the file is rewritten whole at start and whenever it holds many lines no longer kept.
  */
 import { readFile } from 'node:fs/promises';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import type { PersistedSession } from './saved-session.ts';
-import { JournalRepository } from '../state/journal-repository.ts';
+import { StateFileRepository } from '../state/state-file-repository.ts';
 import { freeBlock, standInRequest, waitFor } from '../../test-support/session-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';
 
@@ -15,7 +15,7 @@ const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
 
 /** The sessions in the newest state on disk, as a restarted service would read them. */
 async function savedSessions(): Promise<PersistedSession[]> {
-  const store = new JournalRepository<PersistedSession>(dataDir(), {
+  const store = new StateFileRepository<PersistedSession>(dataDir(), {
     items: () => new Map(),
     key: (session) => session.record.id,
   });

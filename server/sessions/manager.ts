@@ -22,7 +22,7 @@ import { EndedSessions } from './ended-sessions.ts';
 import { restoreSessions } from './session-restore.ts';
 import { ServiceLock } from './service-lock.ts';
 import { issueTicket, stopSharing, tellSharingStopped, type Sharing } from './sharing.ts';
-import { JournalRepository } from '../state/journal-repository.ts';
+import { StateFileRepository } from '../state/state-file-repository.ts';
 import type { SessionRepository } from '../state/session-repository.ts';
 import { WarmPool } from './warm-pool.ts';
 import {
@@ -68,7 +68,7 @@ class Manager implements SessionManager {
     this.held = new Holdings(runner.slots(), options.userGpuShare);
     this.lock = new ServiceLock(options.dataDir);
     this.tickets = options.tickets ?? null;
-    this.store = new JournalRepository<PersistedSession, Session>(options.dataDir, {
+    this.store = new StateFileRepository<PersistedSession, Session>(options.dataDir, {
       items: () => this.held.sessions,
       key: (saved) => saved.record.id,
       encode: sessionEncoder(),

@@ -16,7 +16,7 @@ import {
   wholeLine,
 } from '../../test-support/state-store-support.ts';
 
-describe('JournalRepository after a crash, and over the earlier layout', () => {
+describe('StateFileRepository after a crash, and over the earlier layout', () => {
   it('reads the newest state back from a journal, past a torn last line, and folds it into the state file', async () => {
     const dir = await tempStoreDir();
     const store = storeOver(dir);
