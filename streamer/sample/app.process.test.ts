@@ -14,10 +14,10 @@ describe('an application whose encoder cannot run', () => {
     // An "ffmpeg" that fails at once, as one without the codec does.
     process.env.STREAMGATE_FFMPEG = 'false';
     const options = parseArgs(['--signaling-port', '1', '--media-port', String(await freeUdpPort())]);
-    let onFatal: (reason: string) => void = () => undefined;
-    const fatal = new Promise<string>((resolve) => (onFatal = resolve));
-    streamer = await startStreamer({ ...options, signalingPort: 0 }, { onFatal });
-    expect(await fatal).toMatch(/^the video encoder failed before its first frame: ffmpeg exited \(1\)/);
+    streamer = await startStreamer({ ...options, signalingPort: 0 });
+    const end = await streamer.done;
+    expect(end.code).toBe(1);
+    expect(end.reason).toMatch(/^the video encoder failed before its first frame: ffmpeg exited \(1\)/);
     // It answers ready all the same until it exits: ready means it listens (CONTRACT section 11).
     expect(streamer.health()).not.toBeNull();
   });
