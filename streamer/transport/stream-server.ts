@@ -18,7 +18,7 @@ import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, type Health } from './signaling.ts';
 import { ViewerAccess } from './viewer-access.ts';
-import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
+import { loadWebRtc, Viewer, type ViewerRules } from './viewer.ts';
 import { Scope } from './scope.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
@@ -139,7 +139,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly told = new Map<string, Set<Drop>>();
   /** Who is here and who controls: counted again after each change of either. */
   private readonly people: PeopleHub<Viewer>;
-  private readonly handlers: ViewerHandlers;
+  private readonly rules: ViewerRules;
   private readonly server: Server;
   /** The port, the event loop's watch and the viewers: the server's own, undone by `close`. */
   private readonly own = new Scope();
@@ -165,7 +165,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       onControl: (controller) => this.emit('control', controller),
       log: this.log,
     });
-    this.handlers = this.viewerHandlers();
+    this.rules = { queries: app.queries, controls: (viewer) => this.people.controls(viewer) };
     let probed: () => void = () => undefined;
     this.probed = new Promise<void>((resolve) => (probed = resolve));
     this.health = () => {
@@ -284,14 +284,13 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     const info = parseOffer(sdp, options.codec ?? 'vp8');
     const admission = await this.access.admit(ticket, scope);
     const own = new Scope();
-    let joined;
+    let viewer;
+    let answer;
     try {
       own.defer(() => admission.leave());
       await this.mediaPort.acquire();
       own.defer(() => this.mediaPort.release());
-      joined = await Viewer.answer(
-        withPeerAddress(sdp, peer),
-        info,
+      viewer = await Viewer.open(
         {
           host: options.host,
           mediaPort: options.mediaPort,
@@ -301,21 +300,16 @@ export class StreamServer extends EventEmitter<StreamEvents> {
           zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
           audio: options.sound?.available ?? false,
         },
-        {
-          ...this.handlers,
-          onClosed: (viewer) => {
-            void own.dispose();
-            this.handlers.onClosed(viewer);
-          },
-        },
+        this.rules,
       );
+      this.follow(viewer, own);
+      answer = await viewer.answer(withPeerAddress(sdp, peer), info);
     } catch (error) {
       await own.dispose();
       // No viewer was made: its ticket may be used again.
       admission.refund();
       throw error;
     }
-    const { viewer, answer } = joined;
     this.viewerMap.set(viewer.id, viewer);
     this.people.join(viewer, scope, admission.name, () => admission.refuseTicket());
     admission.attach(() => viewer.close());
@@ -326,44 +320,39 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     return { id: viewer.id, answer };
   }
 
-  private viewerHandlers(): ViewerHandlers {
+  /** Hears `viewer`'s events: its media, its people requests, and its input and messages for the application. */
+  private follow(viewer: Viewer, own: Scope): void {
     const { options, people, fanout, told } = this;
-    return {
-      queries: this.app.queries,
-      controls: (viewer) => people.controls(viewer),
-      onPeople: (message, viewer) => people.request(message, viewer),
-      onVideoOpen: (viewer) => fanout.add(viewer),
-      onAudioOpen: (viewer) => viewer.audio && options.sound?.add(viewer.audio),
-      onInput: (event, viewer) => {
-        people.input(event, viewer);
-        this.emit('input', event, viewer);
-      },
-      onMessage: (message, viewer) => {
-        this.emit('message', message, viewer);
-        return [];
-      },
-      onMessagesOpen: (viewer) => {
-        people.greet(viewer);
-        this.emit('messagesOpen', viewer);
-      },
-      onDropped: (why, viewer) => {
-        this.dropped[why]++;
-        const kinds = told.get(viewer.id) ?? new Set();
-        if (kinds.has(why)) return;
-        told.set(viewer.id, kinds.add(why));
-        this.log(`viewer ${viewer.id} ${DROP_LINES[why]}`);
-      },
-      onClosed: (viewer) => {
-        fanout.remove(viewer);
-        if (viewer.audio) options.sound?.remove(viewer.audio);
-        this.viewerMap.delete(viewer.id);
-        // Its goodbye (DELETE) may come after its connection closed: still a 204 for the ticket that made it.
-        this.left.set(viewer.id, viewer);
-        if (this.left.size > LEFT_KEPT) this.left.delete(this.left.keys().next().value as string);
-        told.delete(viewer.id);
-        people.leave(viewer);
-        this.log(`viewer ${viewer.id} left (${this.viewerMap.size} left)`);
-      },
-    };
+    viewer.on('videoOpen', () => fanout.add(viewer));
+    viewer.on('audioOpen', () => viewer.audio && options.sound?.add(viewer.audio));
+    viewer.on('people', (message) => people.request(message, viewer));
+    viewer.on('input', (event) => {
+      people.input(event, viewer);
+      this.emit('input', event, viewer);
+    });
+    viewer.on('message', (message) => this.emit('message', message, viewer));
+    viewer.on('messagesOpen', () => {
+      people.greet(viewer);
+      this.emit('messagesOpen', viewer);
+    });
+    viewer.on('dropped', (why) => {
+      this.dropped[why]++;
+      const kinds = told.get(viewer.id) ?? new Set();
+      if (kinds.has(why)) return;
+      told.set(viewer.id, kinds.add(why));
+      this.log(`viewer ${viewer.id} ${DROP_LINES[why]}`);
+    });
+    viewer.once('closed', () => {
+      void own.dispose();
+      fanout.remove(viewer);
+      if (viewer.audio) options.sound?.remove(viewer.audio);
+      this.viewerMap.delete(viewer.id);
+      // Its goodbye (DELETE) may come after its connection closed: still a 204 for the ticket that made it.
+      this.left.set(viewer.id, viewer);
+      if (this.left.size > LEFT_KEPT) this.left.delete(this.left.keys().next().value as string);
+      told.delete(viewer.id);
+      people.leave(viewer);
+      this.log(`viewer ${viewer.id} left (${this.viewerMap.size} left)`);
+    });
   }
 }
