@@ -33,6 +33,7 @@ export type StartEncoder = (
   log: (line: string) => void,
 ) => Promise<Encoder>;
 
+/** The real encoder: the codec's best ffmpeg encoder on this machine (ffmpeg-args.ts `chooseEncoder`). */
 export const startChosenEncoder: StartEncoder = async (options, encoderOptions, size, log) => {
   const choice = await chooseEncoder(options.codec);
   log(`encoding ${choice.reason}`);
@@ -42,7 +43,7 @@ export const startChosenEncoder: StartEncoder = async (options, encoderOptions, 
 };
 
 /** The reason an application gives up when its encoder died before it ever sent a frame, or null. */
-export function encoderNeverStarted(fanout: VideoFanout, reason: string): string | null {
+function encoderNeverStarted(fanout: VideoFanout, reason: string): string | null {
   return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
 }
 
