@@ -142,6 +142,20 @@ describe('a display host whose start fails', () => {
     ]);
   });
 
+  it('when its stream server cannot listen (its port taken), closes it and undoes the program, the display and the sandbox', async () => {
+    const { parts, events } = fakeParts('openStreamServer');
+    await expect(start(parts)).rejects.toThrow('openStreamServer failed');
+    expect(events).not.toContain('encoder started');
+    expect(events.slice(-6)).toEqual([
+      'stream server closed',
+      'program got SIGTERM',
+      'files released',
+      'connection closed',
+      'X server stopped',
+      'sandbox closed',
+    ]);
+  });
+
   it('when its X server cannot start, still closes the sandbox it was to run in', async () => {
     const { parts, events } = fakeParts('startXServer');
     await expect(start(parts)).rejects.toThrow('startXServer failed');
