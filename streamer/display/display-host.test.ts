@@ -127,33 +127,29 @@ const program = { command: ['some-program'], env: {} };
 const start = (parts: DisplayParts) =>
   startDisplayHost(options, program, () => undefined, sandboxSettings(undefined), parts);
 
+/** What a start that fails once its stream server is made undoes from there, newest first. */
+const UNDONE_FROM_STREAM_SERVER = [
+  'stream server closed',
+  'program got SIGTERM',
+  'files released',
+  'connection closed',
+  'X server stopped',
+  'sandbox closed',
+];
+
 describe('a display host whose start fails', () => {
   it('when its encoder cannot start, stops the stream server, the program, the display and the sandbox, newest first', async () => {
     const { parts, events } = fakeParts('startEncoder');
     await expect(start(parts)).rejects.toThrow('startEncoder failed');
     const undone = events.slice(events.indexOf('stream server listens') + 1);
-    expect(undone).toEqual([
-      'stream server closed',
-      'program got SIGTERM',
-      'files released',
-      'connection closed',
-      'X server stopped',
-      'sandbox closed',
-    ]);
+    expect(undone).toEqual(UNDONE_FROM_STREAM_SERVER);
   });
 
   it('when its stream server cannot listen (its port taken), closes it and undoes the program, the display and the sandbox', async () => {
     const { parts, events } = fakeParts('openStreamServer');
     await expect(start(parts)).rejects.toThrow('openStreamServer failed');
     expect(events).not.toContain('encoder started');
-    expect(events.slice(-6)).toEqual([
-      'stream server closed',
-      'program got SIGTERM',
-      'files released',
-      'connection closed',
-      'X server stopped',
-      'sandbox closed',
-    ]);
+    expect(events.slice(-6)).toEqual(UNDONE_FROM_STREAM_SERVER);
   });
 
   it('when its X server cannot start, still closes the sandbox it was to run in', async () => {
@@ -178,15 +174,7 @@ describe('a display host whose start fails', () => {
   it('when its capture cannot start, stops the encoder too', async () => {
     const { parts, events } = fakeParts('startCapture');
     await expect(start(parts)).rejects.toThrow('startCapture failed');
-    expect(events.slice(-7)).toEqual([
-      'encoder stopped',
-      'stream server closed',
-      'program got SIGTERM',
-      'files released',
-      'connection closed',
-      'X server stopped',
-      'sandbox closed',
-    ]);
+    expect(events.slice(-7)).toEqual(['encoder stopped', ...UNDONE_FROM_STREAM_SERVER]);
   });
 
   it('takes the real parts unless told', () => {
