@@ -67,6 +67,50 @@ export default tseslint.config(
       ],
     },
   },
+  // The back end's parts, one way (their tests, the benches and the harnesses may import anything): the service and
+  // the streaming applications meet only in protocol/ (the wire, the launch) and sandbox/ (the machine's isolation
+  // and what a session leaves on it); a runner knows nothing of the sessions that use it.
+  {
+    files: ['server/**/*.ts', 'streamer/**/*.ts', 'protocol/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server',
+              from: ['./streamer', './src'],
+              message:
+                'The service imports nothing of the streaming applications or the portal: share it through protocol/ or sandbox/.',
+            },
+            {
+              target: './streamer',
+              from: ['./server', './src'],
+              message:
+                'The streaming applications import nothing of the service or the portal: share it through protocol/ or sandbox/.',
+            },
+            {
+              target: './server/runners',
+              from: './server/sessions',
+              message:
+                'A runner imports nothing of the sessions: what both need belongs to the runner (server/runners/runner.ts).',
+            },
+            {
+              target: './protocol',
+              from: ['./server', './streamer', './src'],
+              message: 'protocol/ is shared by every side and imports none of them.',
+            },
+            ...['./server', './streamer', './protocol'].map((target) => ({
+              target,
+              from: ['./test-support', './e2e', './bench', './reliability', './scripts'],
+              message: 'Code that ships imports nothing of the tests, benches or scripts.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
   // The player (src/player) is plain TypeScript over the browser's WebRTC: no React, MUI or portal code in it.
   {
     files: ['src/player/**/*.{ts,tsx}'],

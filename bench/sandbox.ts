@@ -22,12 +22,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
 import { SessionCgroup } from '../sandbox/cgroups.ts';
-import { prepareProgramSandbox, sandboxSettings } from '../streamer/display/program-sandbox.ts';
+import { prepareProgramSandbox } from '../streamer/display/program-sandbox.ts';
 import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
 import { freePort } from '../e2e/support/ports.ts';
 import { startService } from './service.ts';
 import { median } from './stats.ts';
+import { sandboxSettings } from '../protocol/launch.ts';
 
 const ROUNDS = 12;
 const XTERM = ['xterm', '-fa', 'DejaVu Sans Mono', '-fs', '13'];

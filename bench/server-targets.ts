@@ -76,7 +76,7 @@ function answerCpu(): void {
 /**
  * The least a server can do to keep each POST on disk before its answer: append one line to a file
  * and sync it, one data sync shared by the requests that arrive while the one before runs (group
- * commit, as the service's state store does). The file is emptied past 4 MiB, as the store's journal is.
+ * commit; the service's state store shares its writes alike). The file is emptied past 4 MiB.
  */
 function groupCommit(file: string): (line: string, done: () => void) => void {
   const fd = openSync(file, 'a', 0o600);

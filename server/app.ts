@@ -14,7 +14,6 @@ import { auditRoutes } from './routes/audit.ts';
 import { imageOrigins } from './catalog/images.ts';
 import type { Catalog } from './catalog/model.ts';
 import type { ServiceConfig } from './config.ts';
-import { Answers } from './http/answers.ts';
 import { auth } from './http/auth-hook.ts';
 import { bodyDeadline } from './http/body-deadline.ts';
 import { catalogImages } from './http/catalog-images.ts';
@@ -24,7 +23,7 @@ import { recordApiRoutes } from './http/known-routes.ts';
 import { metrics } from './http/metrics.ts';
 import { portal } from './http/portal.ts';
 import { RateLimiter } from './http/rate-limit.ts';
-import { logRequests } from './http/request-log.ts';
+import { logRequest } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { cfgRoutes } from './routes/cfg.ts';
 import { doorRoutes } from './routes/door.ts';
@@ -83,7 +82,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
             // Tokens never reach a log line, whatever a serializer may print one day.
             redact: ['req.headers.authorization', 'headers.authorization'],
           },
-    // One line per request is written below (Answers), with everything a reader needs.
+    // One line per request is written below (request-log.ts), with everything a reader needs.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Behind the site's reverse proxy, the client's address and host are the ones it forwards.
@@ -112,9 +111,8 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
 
   app.addHook('onRequest', refuseDeclaredOversize);
   app.addHook('onRequest', bodyDeadline(TIMEOUTS.requestMs));
-  // One line per request, with everything a reader needs; written after the answer, in batches (answers.ts).
-  const answers = new Answers(app);
-  answers.consume(logRequests);
+  // One line per request, with everything a reader needs, written as its answer ends.
+  app.addHook('onResponse', logRequest);
 
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, {
@@ -142,7 +140,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDeps): Promise<Fa
   auditSessionEnds(manager, audit);
   await app.register(auth, { tokens: deps.tokens, oidc: deps.oidc ?? null, audit });
   const door = deps.door ?? new Door(config.door ?? loadDoorConfig({}), null, null, config.publicHost);
-  await app.register(metrics, { answers, manager, processMetrics: deps.processMetrics ?? false, door });
+  await app.register(metrics, { manager, processMetrics: deps.processMetrics ?? false, door });
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   // Each route takes its schemas from the contract and Ajv checks requests against them (http/contract.ts).

@@ -44,7 +44,7 @@ describe('files under the data directory', () => {
     expect(await modeOf(dataDir)).toBe(0o700);
     expect(await modeOf(logDir)).toBe(0o700);
     expect(await modeOf(logPath(logDir, id))).toBe(0o600);
-    for (const name of ['sessions.json', 'sessions.json.journal', 'service.lock']) {
+    for (const name of ['sessions.json', 'sessions.json.bak', 'service.lock']) {
       expect([name, await modeOf(path.join(dataDir, name))]).toEqual([name, 0o600]);
     }
   });

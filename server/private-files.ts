@@ -8,7 +8,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 /** The data directory and its logs directory. */
 export const PRIVATE_DIR_MODE = 0o700;
 
-/** Session state, its journal and copies, the service lock and application logs. */
+/** Session state and its copy, the service lock and application logs. */
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** Makes the data directory, or closes an existing one (mkdir keeps an existing directory's mode) to all but the service. */

@@ -12,7 +12,8 @@ import { canBind } from '../server/runners/port-pool.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';
-import type { SessionManager, SessionManagerOptions, SessionRequest } from '../server/sessions/types.ts';
+import type { SessionManager, SessionManagerOptions } from '../server/sessions/types.ts';
+import type { SessionRequest } from '../server/runners/runner.ts';
 
 export const testSettings: ProfileSettings = {
   width: 640,

@@ -1,6 +1,7 @@
 /**
  * Test support for the session repository's tests: repositories over a temporary data directory
- * (removed after each test) and a map of small items, as the manager keeps its sessions.
+ * (removed after each test) and a map of small items, as the manager keeps its sessions, and the files of the
+ * earlier layout (a journal of lines beside the state file) as that version left them.
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach } from 'vitest';
@@ -53,14 +54,19 @@ export function change(store: Repository, items: Map<string, Item>, id: string, 
   return store.save(id);
 }
 
-/** The journal's lines, without the empty text before each. */
-export async function journalLines(store: Repository): Promise<string[]> {
-  return (await readFile(store.files.journal, 'utf8')).split('\n').filter(Boolean);
+/** The state file as a restarted service would read it. */
+export async function stateFile(store: Repository): Promise<{ generation: number; sessions: Item[] }> {
+  return JSON.parse(await readFile(store.files.main, 'utf8'));
 }
 
-/** A whole state or line as the files hold it. */
+/** A whole state as the state file holds it, or a line of the earlier layout's journal that holds everything. */
 export function wholeLine(generation: number | undefined, sessions: unknown[]): string {
   return JSON.stringify({ version: 1, generation, savedAt: new Date().toISOString(), sessions });
+}
+
+/** A line of the earlier layout's journal that holds the records changed since the line before and those gone. */
+export function deltaLine(generation: number, put: unknown[], del: string[]): string {
+  return JSON.stringify({ version: 1, generation, savedAt: new Date().toISOString(), put, del });
 }
 
 export const byId = (a: Item, b: Item) => a.id.localeCompare(b.id);

@@ -4,10 +4,9 @@
  * sentence, and direct play and signaling through the service still work.
  */
 import path from 'node:path';
-import type { ServiceConfig } from '../config.ts';
 import { EmbeddedCoturn, mintSecret, TurnUnavailable } from './coturn.ts';
 import { Door, type Relay } from './door.ts';
-import { loadDoorConfig } from './door-config.ts';
+import { loadDoorConfig, type DoorConfig } from './door-config.ts';
 import { MediaDoor } from './media-door.ts';
 import { fenceRelay, type RelayFence } from './relay-fence.ts';
 
@@ -35,8 +34,23 @@ export interface OpenDoor {
 
 const isLoopback = (host: string) => /^127\./.test(host);
 
+/**
+ * What the door needs of the service's settings (config.ts `ServiceConfig`, which is one): named here so that the
+ * door, which the settings are made of, does not depend on them whole.
+ */
+export interface DoorServiceSettings {
+  /** The door's own settings; absent: the defaults (direct play only). */
+  door?: DoorConfig;
+  /** The host key of the routes, and the address the relay advertises. */
+  publicHost: string;
+  /** Where the embedded relay keeps its files. */
+  dataDir: string;
+  /** The service's listen address. */
+  host: string;
+}
+
 /** Opens the media door and the relay the settings name. Never rejects for the relay: see `door.relayProblem`. */
-export async function startDoor(config: ServiceConfig, log: DoorLog): Promise<OpenDoor> {
+export async function startDoor(config: DoorServiceSettings, log: DoorLog): Promise<OpenDoor> {
   const settings = config.door ?? loadDoorConfig({});
   const { turn } = settings;
   if (turn.kind === 'off') {

@@ -13,7 +13,7 @@
  * such a credential is let through to the route, unverified, as `viewerTicket`, with a principal that has no
  * role: neither refused here nor counted as a failed sign-in. The route checks it.
  */
-import type { FastifyPluginAsync, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { bearerJwt, type OidcVerifier } from '../auth/oidc.ts';
 import { ANONYMOUS, type Principal, type TokenStore } from '../auth/tokens.ts';
@@ -68,12 +68,11 @@ interface Failure {
   credential: 'token' | 'access token';
 }
 
-/** Lets the request through as `principal`, or refuses it and counts the failure against its address. */
+/** Lets the request through as `principal`, or refuses it (throws) and counts the failure against its address. */
 function settle(
   request: FastifyRequest,
   principal: Principal | null,
   throttle: AuthThrottle,
-  done: HookHandlerDoneFunction,
   failure: Failure,
 ): void {
   if (!principal) {
@@ -83,10 +82,9 @@ function settle(
       user: '(unknown)',
       detail: { address: request.ip, kind: failure.credential },
     });
-    return done(new DomainError(403, NOT_AUTHENTICATED));
+    throw new DomainError(403, NOT_AUTHENTICATED);
   }
   request.principal = principal;
-  done();
 }
 
 /** The hook, for the whole app (fastify-plugin): every route registered after it has its caller resolved. */
@@ -97,48 +95,45 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('viewerTicket', null);
   if (oidc) oidc.log = app.log.child({ component: 'sign-in' });
-  // Callback style rather than async: this runs on every request, and a promise per hook costs.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', async (request) => {
     // The matched route, not the URL: an address that is no endpoint is a 404 for everyone, as in
     // FastAPI, where no dependency runs then.
     const route = request.routeOptions.url ?? '';
     const guarded = route === METRICS || (route.startsWith('/api/') && !PUBLIC.some((re) => re.test(route)));
-    if (!guarded) return done();
+    if (!guarded) return;
     const credential = request.headers.authorization;
     // Before the anonymous set-up's shortcut: a watch link is refused what it may not reach there too.
     const ticket = bearerToken(credential);
     if (ticket !== null && isViewerTicket(ticket) && TICKET_ROUTES.some((re) => re.test(route))) {
       request.principal = TICKET_HOLDER;
       request.viewerTicket = ticket;
-      return done();
+      return;
     }
     if (tokens === null && oidc === null) {
       request.principal = ANONYMOUS;
-      return done();
+      return;
     }
     // No credential guesses nothing: 403 as ever, and it costs nothing.
-    if (!credential) return done(new DomainError(403, NOT_AUTHENTICATED));
+    if (!credential) throw new DomainError(403, NOT_AUTHENTICATED);
     const refusal = throttle.refusal(request.ip, request.log);
-    if (refusal) return done(refusal);
+    if (refusal) throw refusal;
     const jwt = oidc ? bearerJwt(credential) : null;
     const failure: Failure = { audit, credential: jwt === null ? 'token' : 'access token' };
     if (oidc === null || jwt === null) {
-      return settle(request, tokens?.authenticate(credential) ?? null, throttle, done, failure);
+      return settle(request, tokens?.authenticate(credential) ?? null, throttle, failure);
     }
-    const checked = oidc.check(jwt);
-    // Verified before: answered now, as a static token is.
-    if (!(checked instanceof Promise)) return settle(request, checked, throttle, done, failure);
-    checked.then(
-      (principal) => settle(request, principal, throttle, done, failure),
-      (error: unknown) => {
-        // What is wrong, never the token: an admin setting up the provider learns why it is refused.
-        request.log.info(
-          { reason: (error as Error).message },
-          'an access token of the identity provider was refused',
-        );
-        settle(request, tokens?.authenticate(credential) ?? null, throttle, done, failure);
-      },
-    );
+    let principal: Principal | null;
+    try {
+      principal = await oidc.check(jwt);
+    } catch (error) {
+      // What is wrong, never the token: an admin setting up the provider learns why it is refused.
+      request.log.info(
+        { reason: (error as Error).message },
+        'an access token of the identity provider was refused',
+      );
+      principal = tokens?.authenticate(credential) ?? null;
+    }
+    settle(request, principal, throttle, failure);
   });
 };
 

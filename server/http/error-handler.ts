@@ -3,7 +3,7 @@
  * sentence; Fastify's own body-parsing errors map to the contract's 413 and 422; anything else is
  * logged and answered with a 500 that names nothing internal.
  */
-import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { DomainError, ValidationFailure, type ValidationIssue } from '../errors.ts';
 import { formatBytes } from '../../protocol/files.ts';
 
@@ -15,21 +15,17 @@ const INTERNAL = 'Something went wrong on our side; try again, and tell the oper
 
 /**
  * Refuses a body declared over the limit before reading it, whatever its content type: the route's own limit
- * where it has one (a session's files take large uploads), else BODY_LIMIT. Callback style: it runs on every
- * request, and an async hook costs a promise each time.
+ * where it has one (a session's files take large uploads), else BODY_LIMIT.
  */
-export const refuseDeclaredOversize: onRequestHookHandler = (request, _reply, done) => {
+export const refuseDeclaredOversize: onRequestAsyncHookHandler = async (request) => {
   const length = Number(request.headers['content-length'] ?? 0);
   const limit = Math.max(BODY_LIMIT, request.routeOptions.bodyLimit ?? BODY_LIMIT);
   if (length > limit) {
-    return done(
-      new DomainError(
-        413,
-        limit === BODY_LIMIT ? TOO_LARGE : `The request body is over ${formatBytes(limit)}.`,
-      ),
+    throw new DomainError(
+      413,
+      limit === BODY_LIMIT ? TOO_LARGE : `The request body is over ${formatBytes(limit)}.`,
     );
   }
-  done();
 };
 
 function bodyIssue(code: string | undefined): ValidationIssue | null {

@@ -42,7 +42,7 @@ describe('GET /metrics', () => {
         )?.[1] ?? 0,
       );
     const before = count((await open.app.inject('/metrics')).body);
-    // No turn of the event loop between the answers and the scrape: the answers' batch is still pending.
+    // No turn of the event loop between the answers and the scrape: each answer is counted as it ends.
     await Promise.all([1, 2, 3].map(() => open.app.inject(`/api/stream/${randomUUID()}`)));
     expect(count((await open.app.inject('/metrics')).body)).toBe(before + 3);
   });

@@ -3,16 +3,14 @@
  * A registry per app, so that several apps in one process (tests, benchmarks) do not share counters.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isAdmin } from '../auth/tokens.ts';
-import type { Answers } from './answers.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { forbidden } from '../errors.ts';
 import type { Door } from '../door/door.ts';
 
 export interface MetricsOptions {
-  /** The app's answers, whose durations are counted. */
-  answers: Answers;
   manager: SessionManager;
   /** Node process metrics (event loop, memory): off where apps share one process. */
   processMetrics?: boolean;
@@ -20,9 +18,9 @@ export interface MetricsOptions {
   door?: Door;
 }
 
-/** Counts the durations of `answers` and adds the /metrics route. */
-export const metrics: FastifyPluginAsync<MetricsOptions> = async (app, options) => {
-  const { answers, manager, processMetrics = false } = options;
+/** Counts the duration of every answer and adds the /metrics route. */
+const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app, options) => {
+  const { manager, processMetrics = false } = options;
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -79,12 +77,11 @@ export const metrics: FastifyPluginAsync<MetricsOptions> = async (app, options) 
     registers: [registry],
   });
 
-  answers.consume((batch) => {
-    for (const { request, statusCode, elapsedMs } of batch) {
-      // The route pattern, not the URL, so that ids do not make one series per session.
-      const route = request.routeOptions.url ?? 'unmatched';
-      durations.observe({ method: request.method, route, status_code: String(statusCode) }, elapsedMs / 1000);
-    }
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL, so that ids do not make one series per session.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    durations.observe(labels, reply.elapsedTime / 1000);
   });
 
   app.get('/metrics', async (request, reply) => {
@@ -92,9 +89,10 @@ export const metrics: FastifyPluginAsync<MetricsOptions> = async (app, options) 
     if (!isAdmin(request.principal)) {
       throw forbidden('The metrics are for administrators; use a token with the admin role.');
     }
-    // Answers sent but not yet counted (they are, in batches) are counted first.
-    answers.flush();
     reply.type(registry.contentType);
     return registry.metrics();
   });
 };
+
+/** For the whole app (fastify-plugin): the hook must count the answers of routes registered beside it. */
+export const metrics = fp(metricsPlugin, { name: 'streamgate-metrics', fastify: '5.x' });

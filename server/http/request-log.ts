@@ -1,9 +1,9 @@
 /**
- * The request log: one line per answer, with everything a reader needs, written after the answer in batches
- * (answers.ts). A query string can carry a secret (a token sent as `?token=...` is refused, but it was sent
- * all the same), so the log keeps the path and the names of the query's parameters, never their values.
+ * The request log: one line per answer, with everything a reader needs, written as each answer ends. A query
+ * string can carry a secret (a token sent as `?token=...` is refused, but it was sent all the same), so the
+ * log keeps the path and the names of the query's parameters, never their values.
  */
-import type { AnswerConsumer } from './answers.ts';
+import type { onResponseAsyncHookHandler } from 'fastify';
 
 const REDACTED = '[redacted]';
 
@@ -24,18 +24,16 @@ export function redactQuery(url: string): string {
   return `${url.slice(0, start)}?${parts.join('&')}`;
 }
 
-/** Writes one `request` line at `info` for each answer of a batch, through its request's logger. */
-export const logRequests: AnswerConsumer = (batch) => {
-  for (const { request, statusCode, elapsedMs } of batch) {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactQuery(request.url),
-        statusCode,
-        durationMs: Math.round(elapsedMs * 10) / 10,
-        user: request.principal?.user,
-      },
-      'request',
-    );
-  }
+/** Writes one `request` line at `info` through the request's logger, once its answer has been sent. */
+export const logRequest: onResponseAsyncHookHandler = async (request, reply) => {
+  request.log.info(
+    {
+      method: request.method,
+      url: redactQuery(request.url),
+      statusCode: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      user: request.principal?.user,
+    },
+    'request',
+  );
 };

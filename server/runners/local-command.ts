@@ -7,11 +7,11 @@
 import { appEntry } from './app-bundles.ts';
 import type { CommandSpec } from '../catalog/model.ts';
 import { FILE_PLACEHOLDER } from '../catalog/display-opens.ts';
-import type { SessionRequest } from '../sessions/types.ts';
-import { encodeSecret, SECRET_ENV, SECRET_FILE_ENV } from '../../protocol/viewer-ticket.ts';
+import type { SessionRequest } from './runner.ts';
+import { encodeSecret, SECRET_ENV } from '../../protocol/viewer-ticket.ts';
+import { launchEnvironment, type DisplayLaunch, type LaunchItems } from '../../protocol/launch.ts';
 import { sandboxLaunch, sessionUid } from '../../sandbox/bwrap.ts';
 import { joinCommand, type SessionCgroup } from '../../sandbox/cgroups.ts';
-import { SANDBOX_ENV, type SandboxSettings } from '../../streamer/display/program-sandbox.ts';
 
 /** One session's launch: which session, what to run, on which ports and address. */
 export interface LaunchInput {
@@ -85,14 +85,15 @@ export function buildCommand(input: LaunchInput): Command {
 /** The application itself, before its control group: what it runs, and how it gets its secret. */
 function commandOf(input: LaunchInput): Command {
   const { sessionId, request, ports, host, environment, secret, sandbox } = input;
-  const env: Record<string, string> = {
-    ...environment,
-    STREAMGATE_SESSION_ID: sessionId,
-    STREAMGATE_SIGNALING_PORT: String(ports.signaling),
-    STREAMGATE_MEDIA_PORT: String(ports.media),
-    STREAMGATE_HOST: host,
-    STREAMGATE_ARGUMENTS: JSON.stringify(request.arguments),
+  // What every application is told of its session, those that stream themselves too.
+  const session: LaunchItems = {
+    sessionId,
+    signalingPort: ports.signaling,
+    mediaPort: ports.media,
+    host,
+    arguments: request.arguments,
   };
+  const env: Record<string, string> = { ...environment, ...launchEnvironment(session) };
   const values: Record<string, string> = {
     signaling_port: String(ports.signaling),
     media_port: String(ports.media),
@@ -107,38 +108,8 @@ function commandOf(input: LaunchInput): Command {
           argumentWord(request.arguments[name], fallback),
         ),
     );
-  // Our own applications read their secret from a pipe, never their environment.
-  const secretPipe: { env: Record<string, string>; extra: Buffer[] } = secret
-    ? { env: { [SECRET_FILE_ENV]: `/dev/fd/${SECRET_FD}` }, extra: [Buffer.from(encodeSecret(secret))] }
-    : { env: {}, extra: [] };
   const { settings } = request.profile;
-  if (request.launch && 'display' in request.launch) {
-    const { display } = request.launch;
-    const args = [...appEntry('display'), ...applicationFlags(input), '--', ...fill(display.command)];
-    const sandboxing: SandboxSettings = {
-      network: display.network ?? false,
-      gpu: settings.gpus > 0,
-      ...(display.files ? { files: display.files } : {}),
-      limits: settings.limits,
-      ...(sandbox ? { cgroup: sandbox.group.dirs('program'), seccompFile: sandbox.seccomp.file } : {}),
-    };
-    // The program's own environment reaches the program only, not the host.
-    return {
-      file: process.execPath,
-      args,
-      env: {
-        ...env,
-        ...secretPipe.env,
-        STREAMGATE_PROGRAM_ENV: JSON.stringify(display.env ?? {}),
-        ...(display.opengl === false ? { STREAMGATE_OPENGL: '0' } : {}),
-        ...opensEnv(display, fill),
-        [SANDBOX_ENV]: JSON.stringify(sandboxing),
-      },
-      announcesReady: true,
-      extra: secretPipe.extra,
-    };
-  }
-  if (request.launch) {
+  if (request.launch && !('display' in request.launch)) {
     const command = fill(request.launch.command);
     if (command[0] === undefined) throw new Error('A launch command needs at least one element.');
     // An application that streams itself keeps CONTRACT section 14's environment variable for its secret.
@@ -162,31 +133,58 @@ function commandOf(input: LaunchInput): Command {
     // bwrap, setpriv and the shell need nothing of the service's environment; the program gets `own` only.
     return { file: launch.file, args: launch.args, env: {}, extra: launch.extra };
   }
-  const args = [...appEntry('streamer'), ...applicationFlags(input)];
-  const stage = request.arguments.usd_stage_uri;
-  if (typeof stage === 'string' && stage !== '') args.push('--usd-stage-uri', stage);
+  // Our own applications: the display host or the sample application, told the rest of their launch, and their
+  // secret on a pipe, never in their environment.
+  const display = request.launch?.display;
+  const launch = launchEnvironment({
+    appName: request.app.name,
+    appVersion: request.version,
+    profile: request.profile.id,
+    width: settings.width,
+    height: settings.height,
+    fps: settings.fps,
+    maxWidth: settings.maxWidth,
+    maxHeight: settings.maxHeight,
+    ...(secret ? { secretFile: `/dev/fd/${SECRET_FD}` } : {}),
+    ...(display ? { display: displayLaunch(display, input, fill) } : {}),
+  });
   return {
     file: process.execPath,
-    args,
-    env: { ...env, ...secretPipe.env },
+    args: appEntry(display ? 'display' : 'streamer'),
+    env: { ...env, ...launch },
     announcesReady: true,
-    extra: secretPipe.extra,
+    extra: secret ? [Buffer.from(encodeSecret(secret))] : [],
   };
 }
 
 /**
- * What a display program opens of a person's files, for the display host (catalog `opens`, `open_command`):
- * the extensions, and the command with `{file}` where the file goes (the version's command with it appended
- * when the catalog gives none), its other templates filled in as the program's are. Nothing for a program that
- * opens none.
+ * The display host's program, its own environment (which reaches the program only, not the host), its sandbox and
+ * what it opens of a person's files (catalog `opens`, `open_command`: the command with `{file}` where the file goes,
+ * the version's command with it appended when the catalog gives none), its templates filled in.
  */
-function opensEnv(display: CommandSpec, fill: (command: string[]) => string[]): Record<string, string> {
-  if (!display.opens) return {};
+function displayLaunch(
+  display: CommandSpec,
+  { request, sandbox }: LaunchInput,
+  fill: (command: string[]) => string[],
+): DisplayLaunch {
+  const { settings } = request.profile;
   return {
-    STREAMGATE_OPENS: display.opens.join(','),
-    STREAMGATE_OPEN_COMMAND: JSON.stringify(
-      fill(display.openCommand ?? [...display.command, FILE_PLACEHOLDER]),
-    ),
+    command: fill(display.command),
+    env: display.env ?? {},
+    opengl: display.opengl !== false,
+    opening: display.opens
+      ? {
+          extensions: new Set(display.opens),
+          command: fill(display.openCommand ?? [...display.command, FILE_PLACEHOLDER]),
+        }
+      : null,
+    sandbox: {
+      network: display.network ?? false,
+      gpu: settings.gpus > 0,
+      ...(display.files ? { files: display.files } : {}),
+      limits: settings.limits,
+      ...(sandbox ? { cgroup: sandbox.group.dirs('program'), seccompFile: sandbox.seccomp.file } : {}),
+    },
   };
 }
 
@@ -206,35 +204,4 @@ function inGroup(input: LaunchInput, command: Command): Command {
  */
 function argumentWord(value: unknown, fallback: string): string {
   return typeof value === 'string' && /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(value) ? value : fallback;
-}
-
-/** The flags of the sample application and the display host (streamer/args.ts). */
-function applicationFlags({ sessionId, request, ports, host }: LaunchInput): string[] {
-  const { settings } = request.profile;
-  return [
-    '--session-id',
-    sessionId,
-    '--signaling-port',
-    String(ports.signaling),
-    '--media-port',
-    String(ports.media),
-    '--host',
-    host,
-    '--app-name',
-    request.app.name,
-    '--app-version',
-    request.version,
-    '--profile',
-    request.profile.id,
-    '--width',
-    String(settings.width),
-    '--height',
-    String(settings.height),
-    '--fps',
-    String(settings.fps),
-    '--max-width',
-    String(settings.maxWidth),
-    '--max-height',
-    String(settings.maxHeight),
-  ];
 }

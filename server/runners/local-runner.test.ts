@@ -12,6 +12,7 @@ import {
 } from '../../test-support/session-support.ts';
 import { standInDir } from '../../test-support/stand-in-bundle.ts';
 import { buildCommand, sessionEnvironment } from './local-command.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 import { launchApplication, logPath, repoRoot } from './local-runner.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
@@ -76,15 +77,17 @@ describe('buildCommand', () => {
     };
     const { file, args, env } = buildCommand({ sessionId, request, ports, host: '127.0.0.1' });
     expect(file).toBe(process.execPath);
-    expect(args.slice(0, 3)).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/display/main.ts')]);
-    expect(args).toContain('--max-width');
-    expect(args.slice(args.indexOf('--'))).toEqual(['--', 'f3d', 'models/cube.obj', `--title=${sessionId}`]);
-    expect(JSON.parse(env.STREAMGATE_PROGRAM_ENV ?? '')).toEqual({ LANG: 'C.UTF-8' });
+    // Its launch is in its environment only (protocol/launch.ts), where the display host reads it back.
+    expect(args).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/display/main.ts')]);
+    const launch = parseLaunch([], env);
+    expect(launch).toMatchObject({ sessionId, signalingPort: 48120, mediaPort: 48121, maxWidth: 1280 });
+    expect(launch.display?.command).toEqual(['f3d', 'models/cube.obj', `--title=${sessionId}`]);
+    expect(launch.display?.env).toEqual({ LANG: 'C.UTF-8' });
     expect(env.LANG).toBeUndefined();
     for (const unsafe of ['../../etc/passwd', '--output=/tmp/x', '.hidden', 'a b', 7]) {
       const hostile = { ...request, arguments: { model: unsafe } };
       const built = buildCommand({ sessionId, request: hostile, ports, host: '127.0.0.1' });
-      expect(built.args).toContain('models/knot.obj');
+      expect(parseLaunch([], built.env).display?.command).toContain('models/knot.obj');
     }
   });
 
@@ -96,43 +99,30 @@ describe('buildCommand', () => {
     expect(sessionEnvironment(env, { NODE_EXTRA_CA_CERTS: '/etc/ca.pem' })).not.toHaveProperty(
       'NODE_EXTRA_CA_CERTS',
     );
-    expect(args).toEqual([
-      ...TSX_IMPORT,
-      path.join(repoRoot, 'streamer/sample/main.ts'),
-      '--session-id',
+    expect(args).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/sample/main.ts')]);
+    expect(parseLaunch([], env)).toMatchObject({
       sessionId,
-      '--signaling-port',
-      '48120',
-      '--media-port',
-      '48121',
-      '--host',
-      '127.0.0.1',
-      '--app-name',
-      'USD Viewer',
-      '--app-version',
-      '1.2.0',
-      '--profile',
-      'default',
-      '--width',
-      '640',
-      '--height',
-      '360',
-      '--fps',
-      '30',
-      '--max-width',
-      '1280',
-      '--max-height',
-      '720',
-      '--usd-stage-uri',
-      'omniverse://example/stage.usd',
-    ]);
+      signalingPort: 48120,
+      mediaPort: 48121,
+      host: '127.0.0.1',
+      appName: 'USD Viewer',
+      appVersion: '1.2.0',
+      profile: 'default',
+      width: 640,
+      height: 360,
+      fps: 30,
+      maxWidth: 1280,
+      maxHeight: 720,
+      usdStageUri: 'omniverse://example/stage.usd',
+      display: null,
+    });
     const withoutStage = buildCommand({
       sessionId,
       request: { ...request, arguments: {} },
       ports,
       host: 'h',
     });
-    expect(withoutStage.args).not.toContain('--usd-stage-uri');
+    expect(parseLaunch([], withoutStage.env).usdStageUri).toBe('');
   });
 });
 

@@ -6,12 +6,21 @@
 import { announcedReady, lastLogLine, launchApplication, tidyLogs } from './local-runner.ts';
 import { findSessionProcesses, isAlive, isSessionProcess, startTicks, stopGroup } from './process-group.ts';
 import type { ServiceSandbox } from './service-sandbox.ts';
-import type { Recovery, SavedRun, RunHandle, RunObserver, Runner, RunSpec } from './runner.ts';
+import type {
+  Recovery,
+  SavedRun,
+  RunHandle,
+  RunObserver,
+  Runner,
+  RunSpec,
+  SessionLogger,
+  SessionRequest,
+} from './runner.ts';
 import { canBind, noteEphemeralPorts, PortPool, type SessionPorts } from './port-pool.ts';
 import { label } from '../catalog/queries.ts';
 import { removeStill, stillDirBeside, stillEnvironment } from './still-files.ts';
-import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { launchEnvironment } from '../../protocol/launch.ts';
 
 export interface LocalRunnerOptions {
   /** Address the applications bind and advertise. */
@@ -74,8 +83,7 @@ export class LocalRunner implements Runner {
     const h264 = codec === 'h264' ? (await this.h264Encoder()).encoder : undefined;
     const environment = {
       ...spec.environment,
-      STREAMGATE_CODEC: codec,
-      STREAMGATE_AUDIO: spec.request.profile.settings.audio ? 'on' : 'off',
+      ...launchEnvironment({ codec, audio: spec.request.profile.settings.audio }),
       ...(h264 ? { [H264_ENCODER_ENV]: h264 } : {}),
       // Its recent still (still-files.ts), removed when the application exits.
       ...stillEnvironment(stillDirBeside(this.options.logDir), spec.sessionId),

@@ -9,7 +9,26 @@
  */
 import type { components } from '../../api/schema.ts';
 import type { SessionPorts } from './port-pool.ts';
-import type { SessionRequest } from '../sessions/types.ts';
+import type { LaunchTarget } from '../catalog/model.ts';
+
+/** Everything a session needs to start one session: what the catalog resolved, for whom, with what. */
+export interface SessionRequest extends LaunchTarget {
+  owner: string;
+  /**
+   * Asked by an admin (or the anonymous caller of a set-up without tokens): not held to a user's share of the
+   * GPUs (sessions/fair-share.ts).
+   */
+  admin?: boolean;
+  /** The POST body's `arguments`, passed to the application (`usd_stage_uri` among them). */
+  arguments: Record<string, unknown>;
+}
+
+/** Pino-compatible: the HTTP layer can pass its own logger. */
+export interface SessionLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
 
 /** What a runner is given to start one session's application. */
 export interface RunSpec {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { SandboxKit } from '../../sandbox/availability.ts';
 import { SessionCgroup, sessionGroups, type CgroupLimits } from '../../sandbox/cgroups.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
-import { sweepStaleDisplays } from '../../streamer/display/x-server.ts';
+import { sweepStaleDisplays } from '../../sandbox/leftovers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

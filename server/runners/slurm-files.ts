@@ -6,7 +6,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../private-files.ts';
-import type { SessionRequest } from '../sessions/types.ts';
+import type { SessionRequest } from './runner.ts';
 import type { AppName } from './app-bundles.ts';
 
 /** The launch the service writes for its job (0600, in the shared directory only the service's user reads). */

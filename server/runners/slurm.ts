@@ -24,9 +24,10 @@ import type {
   Runner,
   RunSpec,
   SavedRun,
+  SessionLogger,
+  SessionRequest,
 } from './runner.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
-import type { SessionLogger, SessionRequest } from '../sessions/types.ts';
 
 export const JOB_PREFIX = 'streamgate-';
 

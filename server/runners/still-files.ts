@@ -1,6 +1,6 @@
 /**
  * Recent stills of the sessions (`GET /stream/{id}/still`): the service names a file per session,
- * `<data dir>/stills/<session id>.jpg`, in the application's environment (STREAMGATE_STILL_PATH); the
+ * `<data dir>/stills/<session id>.jpg`, in the application's launch (protocol/launch.ts `stillPath`); the
  * application's ffmpeg replaces it every few seconds by a rename (streamer/encoder.ts). The directory is
  * the service's user's only, and the file goes when the application does.
  */
@@ -8,9 +8,7 @@ import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE } from '../private-files.ts';
-
-/** The variable that names the still's file to the application. */
-export const STILL_ENV = 'STREAMGATE_STILL_PATH';
+import { launchEnvironment } from '../../protocol/launch.ts';
 
 /** The stills directory of a data directory. */
 export function stillDirOf(dataDir: string): string {
@@ -37,7 +35,7 @@ export function stillEnvironment(stillDir: string, sessionId: string): Record<st
     // A session without a still is better than no session.
     return {};
   }
-  return { [STILL_ENV]: stillPath(stillDir, sessionId) };
+  return launchEnvironment({ stillPath: stillPath(stillDir, sessionId) });
 }
 
 /**

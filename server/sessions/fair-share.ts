@@ -6,7 +6,7 @@
  * of a set-up without tokens is an admin, any session of such a set-up. Warm applications are nobody's.
  */
 import { OwnerCounts } from './owner-counts.ts';
-import type { SessionRequest } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** What the share looks at in a session. */
 export interface SharedSession {

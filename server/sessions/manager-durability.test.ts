@@ -30,12 +30,12 @@ async function savedSession(id: string): Promise<PersistedSession | undefined> {
   return (await savedSessions()).find((session) => session.record.id === id);
 }
 
-/** Makes every state write fail (a directory in the journal's place), until the returned undo. */
+/** Makes every state write fail (a directory in the state file's place), until the returned undo. */
 async function blockWrites(): Promise<() => Promise<void>> {
-  const journal = path.join(dataDir(), 'sessions.json.journal');
-  await rm(journal, { force: true });
-  await mkdir(journal);
-  return () => rmdir(journal);
+  const file = path.join(dataDir(), 'sessions.json');
+  await rm(file, { force: true });
+  await mkdir(file);
+  return () => rmdir(file);
 }
 
 async function createFails(m: SessionManager): Promise<StateWriteError> {

@@ -13,7 +13,8 @@ import type { WarmTarget } from '../catalog/queries.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import { standInRequest, tempDataDir, testOptions, waitFor } from '../../test-support/session-support.ts';
-import type { SessionManager, SessionRequest } from './types.ts';
+import type { SessionManager } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 // This file's ports: 48420-48439.
 const FIRST = 48420;

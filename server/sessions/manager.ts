@@ -10,7 +10,7 @@ import { ViewerTickets } from '../auth/viewer-tickets.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import { DomainError } from '../errors.ts';
 import { LocalRunner } from '../runners/local.ts';
-import type { Runner } from '../runners/runner.ts';
+import type { Runner, SessionLogger, SessionRequest } from '../runners/runner.ts';
 import { capacityReport } from './capacity.ts';
 import type { CatalogProfile } from '../catalog/model.ts';
 import { probeHealth } from './health-probe.ts';
@@ -32,11 +32,9 @@ import {
   StateWriteError,
   type EndCause,
   type EndedSession,
-  type SessionLogger,
   type SessionManager,
   type SessionManagerOptions,
   type SessionRecord,
-  type SessionRequest,
 } from './types.ts';
 
 const silent: SessionLogger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -2,7 +2,8 @@
  * What of a session is written to the state file, how it is encoded there, and the check of what is
  * read back.
  */
-import type { SessionRecord, SessionRequest } from './types.ts';
+import type { SessionRecord } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** Enough to rebuild a session after a crash of the service. */
 export interface PersistedSession {

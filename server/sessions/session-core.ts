@@ -7,8 +7,8 @@ import { lifetimeOf, type Lifetime } from './lifetime.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { readyMessage, waitingMessage } from './session-messages.ts';
 import { HealthWatch } from './session-watch.ts';
-import type { EndCause, SessionRecord, SessionRequest } from './types.ts';
-import type { RunHandle } from '../runners/runner.ts';
+import type { EndCause, SessionRecord } from './types.ts';
+import type { RunHandle, SessionRequest } from '../runners/runner.ts';
 
 /** Finer than the API's states: `queued` and `starting` are both `pending`; `ending` keeps its GPU; `gone` is not held. */
 export type Phase = 'queued' | 'starting' | 'ready' | 'ending' | 'failed' | 'gone';

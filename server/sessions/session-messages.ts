@@ -1,6 +1,7 @@
 /** The sentences a person reads in a session's `status.message`, and in the 410 of a failed one. */
 import { label } from '../catalog/queries.ts';
-import type { EndCause, SessionRequest } from './types.ts';
+import type { EndCause } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** A session is named by what it launched. */
 export { label };

@@ -6,8 +6,7 @@ import { isPersistedSession, type PersistedSession } from './saved-session.ts';
 import type { Session } from './session.ts';
 import { label } from './session-messages.ts';
 import type { LoadResult } from '../state/session-repository.ts';
-import type { SessionLogger } from './types.ts';
-import type { Runner } from '../runners/runner.ts';
+import type { Runner, SessionLogger } from '../runners/runner.ts';
 
 /** What carrying out a restore needs. */
 export interface RestoreContext {

@@ -16,10 +16,18 @@ import { extended, lifetimeOf, type Lifetime } from './lifetime.ts';
 import type { PersistedSession } from './saved-session.ts';
 import { SessionCore, type Phase, type SessionEvent } from './session-core.ts';
 import { exitMessage, label, startingMessage, timeoutMessage } from './session-messages.ts';
-import type { EndCause, SessionLogger, SessionRecord, SessionRequest } from './types.ts';
+import type { EndCause, SessionRecord } from './types.ts';
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
 import { DomainError } from '../errors.ts';
-import type { Placement, RunExit, RunHandle, RunObserver, Runner } from '../runners/runner.ts';
+import type {
+  Placement,
+  RunExit,
+  RunHandle,
+  RunObserver,
+  Runner,
+  SessionLogger,
+  SessionRequest,
+} from '../runners/runner.ts';
 import { DEFAULT_FILES_MB } from '../../protocol/files.ts';
 
 export type { Phase, SessionEvent };

@@ -10,7 +10,7 @@ import { DomainError } from '../errors.ts';
 import { probeHost } from './health-probe.ts';
 import type { Session } from './session.ts';
 import { label } from './session-messages.ts';
-import type { SessionLogger } from './types.ts';
+import type { SessionLogger } from '../runners/runner.ts';
 import type { IssuedTicket, TicketScope } from '../../protocol/viewer-ticket.ts';
 
 /** What telling an application of a stop of sharing takes. */

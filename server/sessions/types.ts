@@ -4,25 +4,14 @@
  * the manager owns every process and port.
  */
 import type { ViewerTickets } from '../auth/viewer-tickets.ts';
-import type { CatalogProfile, LaunchTarget } from '../catalog/model.ts';
+import type { CatalogProfile } from '../catalog/model.ts';
 import type { WarmTarget } from '../catalog/queries.ts';
 import { DomainError } from '../errors.ts';
 import type { IssuedTicket, TicketGrant, TicketScope } from '../../protocol/viewer-ticket.ts';
 import type { H264Choice } from '../../protocol/h264-encoder.ts';
 import type { ServiceSandbox } from '../runners/service-sandbox.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 import type { components } from '../../api/schema.ts';
-
-/** Everything the manager needs to start one session: what the catalog resolved, for whom, with what. */
-export interface SessionRequest extends LaunchTarget {
-  owner: string;
-  /**
-   * Asked by an admin (or the anonymous caller of a set-up without tokens): not held to a user's share of the
-   * GPUs (fair-share.ts).
-   */
-  admin?: boolean;
-  /** The POST body's `arguments`, passed to the application (`usd_stage_uri` among them). */
-  arguments: Record<string, unknown>;
-}
 
 export type SessionState = 'pending' | 'ready' | 'failed';
 
@@ -115,13 +104,6 @@ export interface SessionManagerOptions {
    * Tests of scheduling pass `ServiceSandbox.unsandboxedForTests()`.
    */
   sandbox: ServiceSandbox;
-}
-
-/** Pino-compatible: the HTTP layer can pass its own logger. */
-export interface SessionLogger {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Thrown by `create` when capacity and the queue are full: 503 with Retry-After. */

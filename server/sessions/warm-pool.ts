@@ -8,7 +8,7 @@
 import type { WarmTarget } from '../catalog/queries.ts';
 import type { LaunchTarget } from '../catalog/model.ts';
 import type { Session } from './session.ts';
-import type { SessionRequest } from './types.ts';
+import type { SessionRequest } from '../runners/runner.ts';
 
 /** What the pool needs from the manager, which also tells it of every change of a session (`update`). */
 export interface WarmPoolContext {

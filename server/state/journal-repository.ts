@@ -1,172 +1,181 @@
 /**
- * `SessionRepository` over files in the data directory. A write appends one line to the journal
- * (`sessions.json.journal`) and syncs it: the records changed since the line before, whole, and the ids of
- * those gone (`put`, `del`), or after a load or a failed write every record (`sessions`). Once writes pause,
- * or the journal passes `compactBytes`, the state file (`sessions.json`) and its copy (`.bak`) are replaced
- * atomically with every record and the journal emptied. Each line and file has a generation, one more per
- * line; `load()` applies each newer than what it has, so lines a crash left after a compaction are passed
- * over. A line starts with a newline: one torn by a failed write stands alone, never valid JSON, and is
- * reported unless last (as a crash mid-write leaves it).
+ * `SessionRepository` over one state file in the data directory, `sessions.json`, that each write replaces
+ * whole: every record is written to a temporary file and synced, the file renamed over the state file and then
+ * the same over its copy (`.bak`), and the directory synced. A crash leaves the old file or the new one, never a
+ * part of one; the copy is there for a state file damaged from outside. Writes run one at a time, and the
+ * changes noted while one runs share the next. Each write has a generation, one more than the last, so that
+ * `load()` takes the copy only where it is newer than the state file.
+ *
+ * Before issue 36 a write appended the changes to a journal (`sessions.json.journal`) that was folded into the
+ * state file from time to time. A journal left by that version is still read, its lines applied in order where
+ * newer than the state file, and removed by the first write, which holds everything it held.
  */
-import { mkdir, open, readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import type { Changed, LoadResult, SessionRepository } from './session-repository.ts';
 
-type Line<T> = { version: 1; generation?: number; sessions?: T[]; put?: T[]; del?: string[] };
+/** The state file's content; a journal line of the earlier layout holds either `sessions` or `put` and `del`. */
+type State<T> = { version: 1; generation?: number; sessions?: T[]; put?: T[]; del?: string[] };
 
 /**
- * Saves items of type S, loads items of type T. `items`: the records by id when a write starts (a changed
- * id missing there is removed); `key`: a loaded record's id; `encode`: a record as JSON (the caller may
- * keep the text of unchanged ones); `onWriteError`: told of each failed write once; `compactBytes` (4 MiB)
- * and `idleMs` (200 ms): the journal size, and the quiet time after a write, that compact it.
+ * Saves items of type S, loads items of type T. `items`: the records by id when a write starts, all of which
+ * it writes; `key`: a loaded record's id; `encode`: a record as JSON (the caller may keep the text of unchanged
+ * ones); `onWriteError`: told of each failed write once.
  */
 export interface JournalOptions<T, S> {
   items: () => ReadonlyMap<string, S>;
   key: (item: T) => string;
   encode: (item: S) => string;
   onWriteError: (error: Error) => void;
-  compactBytes: number;
-  idleMs: number;
 }
 type Given<T, S> = Pick<JournalOptions<T, S>, 'items' | 'key'> & Partial<JournalOptions<T, S>>;
+
 /** Written whole (short writes are retried, so a full disk throws) and synced before the promise resolves. */
 const SYNCED = { mode: PRIVATE_FILE_MODE, flush: true };
-const DEFAULTS = { compactBytes: 4 << 20, idleMs: 200, encode: JSON.stringify, onWriteError: () => {} };
 
 export class JournalRepository<T, S = T> implements SessionRepository<T> {
   readonly files: Readonly<Record<'main' | 'backup' | 'journal', string>>;
   private readonly options: JournalOptions<T, S>;
-  private changed = new Map<string, boolean>(); // since the last line: id, and whether removed outright
-  private whole = true; // whether the next line holds every record: the disk may hold anything
-  private waiting: { resolve(): void; reject(error: Error): void }[] = [];
-  private queue = Promise.resolve(); // writes and compactions, one at a time, never rejected
-  private queued = false; // whether a write waits in the queue, which changes noted now join
   private generation = 0;
-  private journalBytes = 0; // of lines that the state file does not hold
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The saves that the next write settles. */
+  private waiting: { resolve(): void; reject(error: Error): void }[] = [];
+  /** The write under way and the one queued behind it; never rejects. */
+  private writes = Promise.resolve();
+  /** Whether a write is queued and not yet started: a change noted now is in it. */
+  private queued = false;
+  /** Whether a journal of the earlier layout is still on disk, to remove once a write holds what it held. */
+  private journalLeft = false;
 
   constructor(dataDir: string, options: Given<T, S>) {
     const main = path.join(dataDir, 'sessions.json');
     this.files = { main, backup: `${main}.bak`, journal: `${main}.journal` };
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { encode: JSON.stringify, onWriteError: () => {}, ...options };
   }
 
   async load(): Promise<LoadResult<T>> {
     await mkdir(path.dirname(this.files.main), { recursive: true, mode: PRIVATE_DIR_MODE });
-    const [problems, items] = [[] as string[], new Map<string, T>()];
-    let [source, at]: [LoadResult<T>['source'], number] = ['none', -1];
-    // The state file, then its copy (taken only if newer), then the journal's lines.
-    for (const [from, file] of Object.entries(this.files) as [LoadResult<T>['source'], string][]) {
-      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') problems.push(`${file}: ${error.message}`);
-      });
-      if (from === 'journal') this.journalBytes = Buffer.byteLength(text ?? '');
-      const lines = text === undefined ? [] : from === 'journal' ? text.split('\n') : [text];
-      for (const [i, raw] of lines.entries()) {
-        const line = parse<T>(raw);
-        this.generation = Math.max(this.generation, line?.generation ?? 0);
-        if (from !== 'journal' && !line?.sessions) {
-          problems.push(`${file}: not a session state file; set aside`);
-          await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
-          continue;
+    const problems: string[] = [];
+    const items = new Map<string, T>();
+    let source: LoadResult<T>['source'] = 'none';
+    let at = -1; // the generation of what `items` holds
+    const applyIfNewer = (from: keyof typeof this.files, state: State<T>) => {
+      const generation = state.generation ?? 0;
+      this.generation = Math.max(this.generation, generation);
+      if (generation <= at) return;
+      if (state.sessions) items.clear();
+      for (const item of state.sessions ?? state.put ?? []) {
+        try {
+          items.set(this.options.key(item), item);
+        } catch {
+          problems.push(`${this.files[from]}: a record without an id is passed over`); // edited by hand
         }
-        if (!line && raw && i < lines.length - 1) problems.push(`${file}: line ${i + 1} is damaged`);
-        if (!line || (line.generation ?? 0) <= at) continue; // damaged, or held already
-        if (line.sessions) items.clear();
-        for (const item of line.sessions ?? line.put ?? []) {
-          try {
-            items.set(this.options.key(item), item);
-          } catch {
-            problems.push(`${file}: a record without an id is passed over`); // edited by hand
-          }
-        }
-        for (const id of line.del ?? []) items.delete(id);
-        [source, at] = [from, line.generation ?? 0];
       }
+      for (const id of state.del ?? []) items.delete(id);
+      [source, at] = [from, generation];
+    };
+
+    for (const from of ['main', 'backup'] as const) {
+      const file = this.files[from];
+      const text = await readIfThere(file, problems);
+      if (text === undefined) continue;
+      const state = parse<T>(text);
+      if (state?.sessions) {
+        applyIfNewer(from, state);
+        continue;
+      }
+      problems.push(`${file}: not a session state file; set aside`);
+      await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
     }
-    this.whole = true;
+
+    const journal = await readIfThere(this.files.journal, problems);
+    this.journalLeft = journal !== undefined;
+    const lines = journal?.split('\n') ?? [];
+    for (const [i, text] of lines.entries()) {
+      const line = parse<T>(text);
+      if (line) applyIfNewer('journal', line);
+      // The last line may be torn by a crash in the middle of its write; one before it was damaged later.
+      else if (text && i < lines.length - 1) problems.push(`${this.files.journal}: line ${i + 1} is damaged`);
+    }
     return { sessions: [...items.values()], source, problems };
   }
 
-  note(ids: Changed, removed = false): void {
-    if (ids === 'all') this.whole = true;
-    else for (const id of typeof ids === 'string' ? [ids] : ids) this.changed.set(id, removed);
-    if (!this.queued) this.queue = this.queue.then(() => this.write()).catch(() => undefined);
+  /** Queues a write of every record, unless one is queued already; `_changed` is what the caller knows changed. */
+  note(_changed: Changed): void {
+    if (this.queued) return;
     this.queued = true;
+    // A throwing onWriteError must not stop the writes after it.
+    this.writes = this.writes.then(() => this.write()).catch(() => undefined);
   }
 
-  save(ids: Changed, removed = false): Promise<void> {
+  save(changed: Changed): Promise<void> {
     const written = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.note(ids, removed);
+    this.note(changed);
     return written;
   }
 
-  remove(id: string): Promise<void> {
-    return this.save(id, true);
-  }
-
-  async flush(): Promise<void> {
-    await (this.queue = this.queue.then(() => this.compact()));
-  }
-
-  private encodeLine(generation: number, changed: ReadonlyMap<string, boolean> | 'all'): string {
-    const [items, encode] = [this.options.items(), this.options.encode];
-    const head = `{"version":1,"generation":${generation},"savedAt":"${new Date().toISOString()}"`;
-    if (changed === 'all') return `${head},"sessions":[${Array.from(items.values(), encode).join(',')}]}`;
-    const now = Array.from(changed, ([id, removed]) => [id, removed ? undefined : items.get(id)] as const);
-    const put = now.flatMap(([, item]) => (item === undefined ? [] : [encode(item)]));
-    const del = now.flatMap(([id, item]) => (item === undefined ? [id] : []));
-    return `${head},"put":[${put.join(',')}],"del":${JSON.stringify(del)}}`;
+  flush(): Promise<void> {
+    return this.writes;
   }
 
   private async write(): Promise<void> {
-    const [batch, changed, whole] = [this.waiting, this.changed, this.whole];
-    [this.waiting, this.changed, this.whole, this.queued] = [[], new Map(), false, false];
+    this.queued = false;
+    const waiting = this.waiting;
+    this.waiting = [];
     try {
-      const line = Buffer.from(`\n${this.encodeLine(++this.generation, whole ? 'all' : changed)}`);
-      await writeFile(this.files.journal, line, { flag: 'a', ...SYNCED });
-      if (whole) await syncDirectory(this.files.journal); // after a load or a failure it may be new
-      this.journalBytes += line.length;
+      await this.replaceFiles(this.stateText(++this.generation));
     } catch (error) {
-      this.whole = true; // the line may be on disk in whole, in part or not at all
-      batch.forEach((waiter) => waiter.reject(error as Error));
-      return this.options.onWriteError(error as Error);
+      waiting.forEach((save) => save.reject(error as Error));
+      this.options.onWriteError(error as Error);
+      return;
     }
-    batch.forEach((waiter) => waiter.resolve());
-    if (this.journalBytes >= this.options.compactBytes) return this.compact();
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.flush(), this.options.idleMs).unref();
+    waiting.forEach((save) => save.resolve());
   }
 
-  private async compact(): Promise<void> {
-    if (this.journalBytes === 0) return;
-    try {
-      const text = `${this.encodeLine(this.generation, 'all')}\n`;
-      for (const file of [this.files.main, this.files.backup]) {
-        await writeFile(`${file}.tmp-${process.pid}`, text, SYNCED);
-        await rename(`${file}.tmp-${process.pid}`, file);
-        await syncDirectory(file);
-      }
-      await truncate(this.files.journal);
-      this.journalBytes = 0;
-    } catch {
-      // The journal still holds everything: tried again at the next flush, pause or write past the limit.
+  private stateText(generation: number): string {
+    const sessions = Array.from(this.options.items().values(), this.options.encode).join(',');
+    const savedAt = new Date().toISOString();
+    return `{"version":1,"generation":${generation},"savedAt":"${savedAt}","sessions":[${sessions}]}\n`;
+  }
+
+  private async replaceFiles(text: string): Promise<void> {
+    for (const file of [this.files.main, this.files.backup]) {
+      const temporary = `${file}.tmp-${process.pid}`;
+      await writeFile(temporary, text, SYNCED);
+      await rename(temporary, file);
+    }
+    // A renamed entry is durable once its directory is.
+    await syncDirectory(this.files.main);
+    if (this.journalLeft) {
+      await rm(this.files.journal, { force: true });
+      this.journalLeft = false;
     }
   }
 }
 
-function parse<T>(text: string): Line<T> | undefined {
+/** A file's text, or undefined where there is none; a file that cannot be read is a problem, in words. */
+async function readIfThere(file: string, problems: string[]): Promise<string | undefined> {
   try {
-    const line = JSON.parse(text) as Line<T> | null;
-    const delta = Array.isArray(line?.put) && Array.isArray(line.del) && typeof line.generation === 'number';
-    return line?.version === 1 && (Array.isArray(line.sessions) || delta) ? line : undefined;
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      problems.push(`${file}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function parse<T>(text: string): State<T> | undefined {
+  try {
+    const state = JSON.parse(text) as State<T> | null;
+    const delta =
+      Array.isArray(state?.put) && Array.isArray(state.del) && typeof state.generation === 'number';
+    return state?.version === 1 && (Array.isArray(state.sessions) || delta) ? state : undefined;
   } catch {
     return undefined; // not JSON, which a torn line never is
   }
 }
 
-/** A new or renamed entry is durable once its directory is (which some filesystems refuse to sync). */
+/** Syncs the directory of `file`, which some filesystems refuse to do. */
 async function syncDirectory(file: string): Promise<void> {
   const directory = await open(path.dirname(file), 'r');
   await directory.sync().catch(() => undefined);

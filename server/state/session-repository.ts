@@ -19,8 +19,6 @@ export interface SessionRepository<T> {
   note(ids: Changed): void;
   /** As `note`, then resolves once a write that started after the call is synced; rejects if it failed. */
   save(ids: Changed): Promise<void>;
-  /** Removes a record, whether or not the caller still holds it; resolves as `save` does. */
-  remove(id: string): Promise<void>;
-  /** Resolves when every change asked for so far is on disk (or has failed), compacted too. */
+  /** Resolves when every change asked for so far is on disk (or has failed). */
   flush(): Promise<void>;
 }

@@ -9,10 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { canBind } from '../../server/runners/port-pool.ts';
 import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
-import { parseArgs } from '../transport/args.ts';
 import { Encoder } from '../transport/encoder.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
-import { sandboxSettings } from './program-sandbox.ts';
+import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 
 const alive = (pid: number) => {
   try {
@@ -25,7 +24,7 @@ const alive = (pid: number) => {
 
 async function hostOptions() {
   const signalingPort = await freePort();
-  const options = parseArgs(
+  const options = parseLaunch(
     ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
     {},
   );

@@ -1,12 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../transport/args.ts';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import type { Scope } from '../transport/scope.ts';
 import type { StreamApplication, StreamEvents } from '../transport/stream-server.ts';
 import type { Viewer } from '../transport/viewer.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
-import { sandboxSettings } from './program-sandbox.ts';
+import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 
 /** Parts that record what they made and what was undone; `failing` names the part whose start throws. */
 function fakeParts(failing?: keyof DisplayParts) {
@@ -122,7 +121,7 @@ function fakeParts(failing?: keyof DisplayParts) {
   };
 }
 
-const options = parseArgs(['--signaling-port', '49999', '--media-port', '49998'], {});
+const options = parseLaunch(['--signaling-port', '49999', '--media-port', '49998'], {});
 const program = { command: ['some-program'], env: {} };
 const start = (parts: DisplayParts) =>
   startDisplayHost(options, program, () => undefined, sandboxSettings(undefined), parts);

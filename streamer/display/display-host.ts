@@ -23,7 +23,8 @@ import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
 import { inputHandler } from './display-input.ts';
 import { Display, type DisplayMakers } from './display.ts';
 import { openSandbox, RunningProgram, type Program, type ProgramMakers } from './program.ts';
-import { prepareProgramSandbox, type SandboxSettings } from './program-sandbox.ts';
+import { prepareProgramSandbox } from './program-sandbox.ts';
+import type { SandboxSettings } from '../../protocol/launch.ts';
 import { XClient } from './x-client.ts';
 import { startXServer } from './x-server.ts';
 

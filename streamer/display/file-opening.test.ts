@@ -1,51 +1,24 @@
 /**
- * The rules of opening a file: what the service passes, which names and extensions pass, what the folder must
- * hold, and that a request refused for any of them never touches the program.
+ * The rules of opening a file: which names and extensions pass, what the folder must hold, and that a request
+ * refused for any of them never touches the program. What the service passes is read with the launch
+ * (protocol/launch.test.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  fileOpening,
   folderProblem,
   openCommand,
   openedExtension,
   openFile,
   openProblem,
   type FileOpener,
-  type FileOpening,
 } from './file-opening.ts';
+import type { FileOpening } from '../../protocol/launch.ts';
 import type { Replacement } from './program-life.ts';
 
 const texts: FileOpening = { extensions: new Set(['txt', 'tar.gz']), command: null };
-
-describe('what the service passes', () => {
-  it('means no opening at all without STREAMGATE_OPENS', () => {
-    expect(fileOpening({})).toBeNull();
-    expect(fileOpening({ STREAMGATE_OPENS: ' ', STREAMGATE_OPEN_COMMAND: '["x","{file}"]' })).toBeNull();
-  });
-
-  it('reads the extensions, in lower case and without a dot, and the open command', () => {
-    expect(
-      fileOpening({
-        STREAMGATE_OPENS: 'txt, .PNG,tar.gz',
-        STREAMGATE_OPEN_COMMAND: '["xterm","-e","cat","{file}"]',
-      }),
-    ).toEqual({ extensions: new Set(['txt', 'png', 'tar.gz']), command: ['xterm', '-e', 'cat', '{file}'] });
-    expect(fileOpening({ STREAMGATE_OPENS: 'obj' })).toEqual({ extensions: new Set(['obj']), command: null });
-  });
-
-  it('refuses malformed values with a sentence that names the variable', () => {
-    expect(() => fileOpening({ STREAMGATE_OPENS: 'txt,,png' })).toThrow(/STREAMGATE_OPENS .* “” is not one/);
-    expect(() => fileOpening({ STREAMGATE_OPENS: 'a/b' })).toThrow(/“a\/b” is not one/);
-    for (const command of ['xterm {file}', '[]', '[""]', '["xterm", 3]', '{"0":"x"}']) {
-      expect(() => fileOpening({ STREAMGATE_OPENS: 'txt', STREAMGATE_OPEN_COMMAND: command })).toThrow(
-        'STREAMGATE_OPEN_COMMAND must be a JSON array of strings, the program first.',
-      );
-    }
-  });
-});
 
 describe('the command that opens a file', () => {
   it('puts the path where the open command says, whole or within an argument', () => {

@@ -1,7 +1,7 @@
 /**
  * Which of the session's files its program opens, and how (a catalog version's `launch.display.opens` and
- * `open_command`, which the service passes in STREAMGATE_OPENS and STREAMGATE_OPEN_COMMAND): the rules an
- * `openFile` request must pass before the display host restarts the program with the file (program-life.ts).
+ * `open_command`, which the service passes in its launch, protocol/launch.ts): the rules an `openFile` request must
+ * pass before the display host restarts the program with the file (program-life.ts).
  * Everything here is decided before the running program is touched, so a request that fails changes nothing.
  */
 import { lstatSync } from 'node:fs';
@@ -12,60 +12,11 @@ import {
   FILE_PLACEHOLDER,
   fileNameProblem,
   FILES_FOLDER_NAME,
-  OPEN_COMMAND_ENV,
   OPENED_FILE_RESULT_EVENT,
-  OPENS_ENV,
   type OpenedFileResultPayload,
 } from '../../protocol/files.ts';
-import { ArgumentError } from '../transport/args.ts';
+import type { FileOpening } from '../../protocol/launch.ts';
 import type { ProgramLife } from './program-life.ts';
-
-/** What the program opens, and how; absent for a program that opens no files. */
-export interface FileOpening {
-  /** Extensions, lower case, without their dot (`gz` or `tar.gz`). */
-  extensions: ReadonlySet<string>;
-  /** The command that opens a file; null: the program's own command with the file's path appended. */
-  command: readonly string[] | null;
-}
-
-// Letters, digits, `_`, `+` and `-`, with dots inside for extensions such as `tar.gz` (the catalog allows fewer).
-const EXTENSION = /^[a-z0-9_+-]+(\.[a-z0-9_+-]+)*$/;
-
-/** Reads the two variables; null when the program opens no files. Throws a sentence when they are malformed. */
-export function fileOpening(env: Record<string, string | undefined>): FileOpening | null {
-  const opens = env[OPENS_ENV]?.trim();
-  if (!opens) return null;
-  const extensions = new Set<string>();
-  for (const raw of opens.split(',')) {
-    const extension = raw.trim().toLowerCase().replace(/^\./, '');
-    if (!EXTENSION.test(extension)) {
-      throw new ArgumentError(
-        `${OPENS_ENV} must be a comma list of file extensions such as "txt,png": “${raw.trim()}” is not one.`,
-      );
-    }
-    extensions.add(extension);
-  }
-  return { extensions, command: openCommandOf(env[OPEN_COMMAND_ENV]) };
-}
-
-function openCommandOf(raw: string | undefined): string[] | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    parsed = null;
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length === 0 ||
-    !parsed.every((word): word is string => typeof word === 'string') ||
-    parsed[0] === ''
-  ) {
-    throw new ArgumentError(`${OPEN_COMMAND_ENV} must be a JSON array of strings, the program first.`);
-  }
-  return parsed;
-}
 
 /** Where the program sees the folder's file `name`. */
 export function sandboxPathOf(name: string): string {

@@ -1,43 +1,31 @@
 /**
- * Entry point of the display host: `node --import tsx streamer/display/main.ts <flags> -- program args...`,
- * with the flags of the sample application (streamer/args.ts) and the program's own environment in
- * STREAMGATE_PROGRAM_ENV (JSON), its sandbox's settings in STREAMGATE_SANDBOX (JSON, program-sandbox.ts), and for
- * a program that opens files, which and how in STREAMGATE_OPENS and STREAMGATE_OPEN_COMMAND (file-opening.ts). It
- * exits when the session's program does (the one it runs last: opening a file replaces it, program-life.ts): 0
- * when the program exited 0, else 1, after a last line saying why. Everything it started (display, program, its sound server and capture, encoder)
- * stops with it; STREAMGATE_AUDIO=off (a profile's `audio: false`) starts no sound server at all.
+ * Entry point of the display host: started by the service with its launch in its environment (protocol/launch.ts:
+ * the sample application's items, and the program with its own environment, its sandbox's settings and what it
+ * opens of the session's files), or by hand with the sample application's flags and the program after `--`
+ * (`node --import tsx streamer/display/main.ts <flags> -- program args...`). It exits when the session's program
+ * does (the one it runs last: opening a file replaces it, program-life.ts): 0 when the program exited 0, else 1,
+ * after a last line saying why. Everything it started (display, program, its sound server and capture, encoder)
+ * stops with it; a launch without sound (a profile's `audio: false`) starts no sound server at all.
  */
-import { ArgumentError, parseArgs } from '../transport/args.ts';
+import {
+  LAUNCH_ENV,
+  LaunchError,
+  parseLaunch,
+  type DisplayLaunch,
+  type Launch,
+} from '../../protocol/launch.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
-import { fileOpening } from './file-opening.ts';
-import { SANDBOX_ENV, sandboxSettings } from './program-sandbox.ts';
 import { installStop, servingLine } from '../transport/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
 
-function programEnv(raw: string | undefined): Record<string, string> {
-  if (!raw) return {};
-  const parsed: unknown = JSON.parse(raw);
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new ArgumentError('STREAMGATE_PROGRAM_ENV must be a JSON object.');
-  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
-}
-
-const argv = process.argv.slice(2);
-const split = argv.indexOf('--');
-let options;
-let program;
-let sandboxing;
+let options: Launch;
+let program: DisplayLaunch;
 try {
-  if (split < 0 || split === argv.length - 1) throw new ArgumentError('Name the program after --.');
-  options = parseArgs(argv.slice(0, split), process.env);
-  program = {
-    command: argv.slice(split + 1),
-    env: programEnv(process.env.STREAMGATE_PROGRAM_ENV),
-    opengl: process.env.STREAMGATE_OPENGL !== '0',
-    opening: fileOpening(process.env),
-  };
-  sandboxing = sandboxSettings(process.env[SANDBOX_ENV]);
+  options = parseLaunch(process.argv.slice(2), process.env);
+  if (!options.display)
+    throw new LaunchError(`Name the program after -- (or in ${LAUNCH_ENV.program}, as a JSON array).`);
+  program = options.display;
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(2);
@@ -47,7 +35,7 @@ let host: DisplayHost | null = null;
 const stop = installStop({ log, graceMs: 5_000 }, () => host?.close() ?? Promise.resolve());
 
 try {
-  host = await startDisplayHost(options, program, log, sandboxing);
+  host = await startDisplayHost(options, program, log, program.sandbox);
   log(servingLine(options, host.signalingPort));
   const { code, reason } = await host.done;
   stop(code, reason);

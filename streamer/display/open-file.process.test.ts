@@ -12,10 +12,8 @@ import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
 import { sessionUid } from '../../sandbox/bwrap.ts';
-import { parseArgs } from '../transport/args.ts';
 import { startDisplayHost, type DisplayHost, type DisplayParts } from './display-host.ts';
-import { fileOpening } from './file-opening.ts';
-import { sandboxSettings } from './program-sandbox.ts';
+import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 
 describe('a display host asked to open a file', () => {
   let folder = '';
@@ -31,7 +29,7 @@ describe('a display host asked to open a file', () => {
   beforeAll(async () => {
     const signalingPort = await freePort();
     uid = sessionUid(signalingPort);
-    const options = parseArgs(
+    const options = parseLaunch(
       ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
       {},
     );
@@ -50,18 +48,10 @@ describe('a display host asked to open a file', () => {
       },
     };
     // `-hold` keeps the window of `cat` open, whatever `cat` finds.
-    const opening = fileOpening({
-      STREAMGATE_OPENS: 'txt',
-      STREAMGATE_OPEN_COMMAND: JSON.stringify([
-        'xterm',
-        '-hold',
-        '-e',
-        'sh',
-        '-c',
-        'cp "$0" "$0.seen"; cat "$0"',
-        '{file}',
-      ]),
-    });
+    const opening = {
+      extensions: new Set(['txt']),
+      command: ['xterm', '-hold', '-e', 'sh', '-c', 'cp "$0" "$0.seen"; cat "$0"', '{file}'],
+    };
     host = await startDisplayHost(
       options,
       { command: ['xterm', '-T', first], env: {}, opening },

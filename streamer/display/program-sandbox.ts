@@ -1,9 +1,9 @@
 /**
- * Where the display host runs its program: always in a sandbox (sandbox/bwrap.ts), never bare. The service
- * says how in STREAMGATE_SANDBOX (JSON, nothing secret in it): the network, the GPU, the catalog's files, the
- * limits, the control group it made for the program and its compiled seccomp filter. A host started by hand
- * (tests, benchmarks) makes what the service did not give: a control group of its own, removed when it ends,
- * with the default limits, and a filter of its own.
+ * Where the display host runs its program: always in a sandbox (sandbox/bwrap.ts), never bare. The service says
+ * how in its launch (protocol/launch.ts `SandboxSettings`, nothing secret in it): the network, the GPU, the
+ * catalog's files, the limits, the control group it made for the program and its compiled seccomp filter. A host
+ * started by hand (tests, benchmarks) makes what the service did not give: a control group of its own, removed
+ * when it ends, with the default limits, and a filter of its own.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,30 +17,10 @@ import {
   type SandboxSpec,
 } from '../../sandbox/bwrap.ts';
 import { FILES_FOLDER_NAME } from '../../protocol/files.ts';
-import {
-  DEFAULT_LIMITS,
-  findHierarchy,
-  oomKillsIn,
-  SessionCgroup,
-  type CgroupLimits,
-} from '../../sandbox/cgroups.ts';
+import { findHierarchy, oomKillsIn, SessionCgroup } from '../../sandbox/cgroups.ts';
+import type { SandboxSettings } from '../../protocol/launch.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
-
-/** The environment variable of the service's settings (SandboxSettings as JSON). */
-export const SANDBOX_ENV = 'STREAMGATE_SANDBOX';
-
-/** What the service decides for a session's program. */
-export interface SandboxSettings {
-  network: boolean;
-  gpu: boolean;
-  files?: { root: string; names: string[] };
-  limits: CgroupLimits;
-  /** The program's control-group folders, made by the service (which removes them when the session ends). */
-  cgroup?: string[];
-  /** The service's compiled seccomp filter, a file only the service's user reads. */
-  seccompFile?: string;
-}
 
 /** The program's sandbox, ready to start it. */
 export interface ProgramSandbox {
@@ -71,14 +51,6 @@ export interface ProgramSandbox {
   ): { signal: NodeJS.Signals | null; outOfMemory: string | null };
   /** Removes what this host made itself (its control group, killing what is left in it). */
   close(): Promise<void>;
-}
-
-/** Reads STREAMGATE_SANDBOX; throws a sentence when it is not valid. */
-export function sandboxSettings(raw: string | undefined): SandboxSettings {
-  const defaults: SandboxSettings = { network: false, gpu: false, limits: { ...DEFAULT_LIMITS } };
-  if (raw === undefined || raw === '') return defaults;
-  const parsed = JSON.parse(raw) as Partial<SandboxSettings>;
-  return { ...defaults, ...parsed, limits: { ...DEFAULT_LIMITS, ...parsed.limits } };
 }
 
 /**

@@ -10,9 +10,10 @@ import type { Scope } from '../transport/scope.ts';
 import type { AppEnd } from '../transport/streaming-app.ts';
 import type { openSessionFiles, SessionFiles } from '../files/session.ts';
 import type { Display } from './display.ts';
-import { openFile, type FileOpening } from './file-opening.ts';
+import { openFile } from './file-opening.ts';
 import { ProgramLife, sandboxLauncher } from './program-life.ts';
-import type { prepareProgramSandbox, ProgramSandbox, SandboxSettings } from './program-sandbox.ts';
+import type { prepareProgramSandbox, ProgramSandbox } from './program-sandbox.ts';
+import type { FileOpening, SandboxSettings } from '../../protocol/launch.ts';
 import { SoundServer } from './sound-server.ts';
 
 /** The program a session streams, as the catalog's `launch.display` names it. */

@@ -23,10 +23,9 @@ import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
 import { processesNamed as processes } from '../../test-support/processes.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
-import { parseArgs } from '../transport/args.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayHost, type DisplayParts } from './display-host.ts';
-import { sandboxSettings } from './program-sandbox.ts';
 import { SoundServer } from './sound-server.ts';
+import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tone = { command: toneCommand(), env: {} };
@@ -46,7 +45,7 @@ const soundDirs = (uid: number) =>
 
 async function hostOptions(audio = true) {
   const signalingPort = await freePort();
-  const options = parseArgs(
+  const options = parseLaunch(
     ['--signaling-port', String(signalingPort), '--media-port', String(await freeUdpPort())],
     {},
   );

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { SANDBOX_HOME, SANDBOX_SOUND_DIR } from '../../sandbox/bwrap.ts';
 import { AudioStream, CHANNELS, PcmFrames, SAMPLE_RATE } from '../transport/audio.ts';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
-import { SOUND_DIR_PREFIX } from './sound-leftovers.ts';
+import { SOUND_DIR_PREFIX } from '../../sandbox/leftovers.ts';
 
 /** The null sink the program plays into; the host reads its monitor. */
 export const SINK = 'streamgate';

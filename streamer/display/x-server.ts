@@ -14,7 +14,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -25,8 +24,12 @@ import path from 'node:path';
 import { spawnIsolated } from '../transport/spawn-isolated.ts';
 import { stopChild } from '../transport/lifecycle.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
-import { sweepStaleSoundDirs } from './sound-leftovers.ts';
-import { sweepStaleFilesFolders } from '../files/place.ts';
+import {
+  FRAMEBUFFER_DIR_PREFIX,
+  readFileSafe,
+  removeLeftovers,
+  X_DIR_PREFIX,
+} from '../../sandbox/leftovers.ts';
 import { xauthority } from './xauthority.ts';
 
 export interface XServer {
@@ -73,93 +76,7 @@ export function framebufferOf(fd: number): Framebuffer | null {
 /** The directory for Xvfb's framebuffer file: memory (/dev/shm) where there is one, so nothing is written back to a disk. */
 function framebufferDir(): string {
   const shm = '/dev/shm';
-  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), `streamgate-fb-${process.pid}-`));
-}
-
-/** The files an X server of display `n` leaves in /tmp when it is killed outright. */
-function leftovers(n: number): string[] {
-  return [`/tmp/.X${n}-lock`, `/tmp/.X11-unix/X${n}`];
-}
-
-/** Removes display `n`'s lock and socket if the lock names `pid` (it was ours), or no live process; true when it did. */
-export function removeLeftovers(n: number, pid: number): boolean {
-  const [lock, socket] = leftovers(n) as [string, string];
-  const holder = Number(readFileSafe(lock).trim());
-  // Another live server holds this display now (EPERM: alive, but another user's).
-  if (holder > 0 && holder !== pid && processExists(holder)) return false;
-  rmSync(lock, { force: true });
-  rmSync(socket, { force: true });
-  return true;
-}
-
-/**
- * At the service's start: what X servers of display hosts killed outright left behind (their lock files and
- * sockets, cookie folders and framebuffer folders), wherever no live process still uses it, and their sessions'
- * sound folders (sound-leftovers.ts) and files folders (streamer/files/place.ts). Returns what it removed.
- */
-export function sweepStaleDisplays(): string[] {
-  const removed: string[] = [];
-  const inUse = commandLines();
-  const sweep = (dir: string, prefix: string) => {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((name) => name.startsWith(prefix));
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const full = path.join(dir, name);
-      // A folder is its display host's while that host lives (it names it by its pid: its X server may not have
-      // started yet), or while a process names it.
-      const owner = Number(/^streamgate-(?:x|fb)-(\d+)-/.exec(name)?.[1]);
-      if ((owner > 0 && processExists(owner)) || inUse.some((line) => line.includes(full))) continue;
-      rmSync(full, { recursive: true, force: true });
-      removed.push(full);
-    }
-  };
-  sweep(tmpdir(), 'streamgate-x-');
-  sweep('/dev/shm', 'streamgate-fb-');
-  for (const name of readdirSafe('/tmp')) {
-    const lock = /^\.X(\d+)-lock$/.exec(name);
-    if (!lock) continue;
-    // A lock whose server is gone is stale, whoever made it; a live server's is left alone.
-    if (removeLeftovers(Number(lock[1]), NaN)) removed.push(`/tmp/${name}`);
-  }
-  removed.push(...sweepStaleSoundDirs());
-  removed.push(...sweepStaleFilesFolders(processExists));
-  return removed;
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function readFileSafe(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The command lines of every process, where /proc tells. */
-function commandLines(): string[] {
-  return readdirSafe('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => readFileSafe(`/proc/${name}/cmdline`).split('\0').join(' '));
+  return mkdtempSync(path.join(existsSync(shm) ? shm : tmpdir(), `${FRAMEBUFFER_DIR_PREFIX}${process.pid}-`));
 }
 
 /** The first process named `name` (its `comm`) among `root`'s descendants, breadth first; undefined if none. */
@@ -275,7 +192,7 @@ export async function startXServer(
   opengl = true,
   place?: XServerPlace,
 ): Promise<XServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), `streamgate-x-${process.pid}-`));
+  const dir = mkdtempSync(path.join(tmpdir(), `${X_DIR_PREFIX}${process.pid}-`));
   const authFile = path.join(dir, 'Xauthority');
   writeFileSync(authFile, xauthority(randomBytes(16)), { mode: 0o600 });
   const fbDir = framebufferDir();

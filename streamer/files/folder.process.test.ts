@@ -28,7 +28,8 @@ import { PARTIAL_PREFIX } from '../../protocol/files.ts';
 import { sessionUid } from '../../sandbox/bwrap.ts';
 import { until } from '../../test-support/until.ts';
 import { FilesError, type FilesFolder } from './folder.ts';
-import { FILES_DIR_PREFIX, makeSessionFolder, sweepStaleFilesFolders } from './place.ts';
+import { makeSessionFolder } from './place.ts';
+import { FILES_DIR_PREFIX, sweepStaleFilesFolders } from '../../sandbox/leftovers.ts';
 
 /** The session's host user of these tests (a port no test listens on). */
 const UID = sessionUid(65_431);

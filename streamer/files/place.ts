@@ -7,17 +7,15 @@
  * is refused (no privilege, a container without it) it is a plain folder owned by that user, whose limit only
  * uploads keep. The sample application, which has no program, keeps a plain folder of its own.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FilesFolder } from './folder.ts';
+import { FILES_DIR_PREFIX } from '../../sandbox/leftovers.ts';
 
 const run = promisify(execFile);
-
-/** The start of every session folder's name, followed by its host's pid. */
-export const FILES_DIR_PREFIX = 'streamgate-files-';
 
 const MB = 1024 * 1024;
 
@@ -76,38 +74,4 @@ async function mountTmpfs(dir: string, mb: number, uid: number): Promise<boolean
 async function releaseFolder(dir: string, mounted: boolean): Promise<void> {
   if (mounted) await run('umount', [dir]).catch(() => run('umount', ['--lazy', dir]));
   rmSync(dir, { recursive: true, force: true });
-}
-
-/**
- * At the service's start (x-server.ts `sweepStaleDisplays`): the session folders of hosts that are gone (killed
- * outright), unmounted and removed; a folder whose host still runs is left alone. Returns what it removed.
- */
-export function sweepStaleFilesFolders(alive: (pid: number) => boolean, root = tmpdir()): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(root).filter((name) => name.startsWith(FILES_DIR_PREFIX));
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const owner = Number(new RegExp(`^${FILES_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);
-    if (owner > 0 && alive(owner)) continue;
-    const full = path.join(root, name);
-    try {
-      // A mount point lies on another device than the folder it is in.
-      if (statSync(full).dev !== statSync(root).dev) {
-        try {
-          execFileSync('umount', [full], { stdio: 'ignore' });
-        } catch {
-          execFileSync('umount', ['--lazy', full], { stdio: 'ignore' });
-        }
-      }
-      rmSync(full, { recursive: true, force: true });
-      removed.push(full);
-    } catch {
-      // Still held, or not ours to remove: the next sweep tries again.
-    }
-  }
-  return removed;
 }

@@ -13,10 +13,9 @@ import type { AppMessage } from '../../protocol/data-channels.ts';
 import { signFilesTicket, signTicket } from '../../protocol/viewer-ticket.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
-import { parseArgs } from '../transport/args.ts';
 import { SIGNALING_TIMEOUTS } from '../transport/signaling.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayHost } from '../display/display-host.ts';
-import { sandboxSettings } from '../display/program-sandbox.ts';
+import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 
 const secret = new Uint8Array(randomBytes(32));
 const sessionId = randomUUID();
@@ -44,7 +43,7 @@ describe("a display host's files on its signaling port", () => {
     // A request must arrive within 1.5 s here, so that an upload can be seen to outlast the bound.
     SIGNALING_TIMEOUTS.requestMs = 1_500;
     const signalingPort = await freePort();
-    const options = parseArgs(
+    const options = parseLaunch(
       [
         '--signaling-port',
         String(signalingPort),
@@ -202,7 +201,7 @@ describe("a display host's files on its signaling port", () => {
 
 describe('the folder of a display host that ends', () => {
   it('is unmounted and removed with the host, whatever the program had made in it', async () => {
-    const options = parseArgs(
+    const options = parseLaunch(
       ['--signaling-port', String(await freePort()), '--media-port', String(await freeUdpPort())],
       {},
     );

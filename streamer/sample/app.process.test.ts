@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
-import { parseArgs } from '../transport/args.ts';
 import { startStreamer, type Streamer } from './app.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 describe('an application whose encoder cannot run', () => {
   let streamer: Streamer | undefined;
@@ -16,7 +16,7 @@ describe('an application whose encoder cannot run', () => {
   it('gives up with the reason, since it says it is ready before its first frame', async () => {
     // An "ffmpeg" that fails at once, as one without the codec does.
     process.env.STREAMGATE_FFMPEG = 'false';
-    const options = parseArgs(['--signaling-port', '1', '--media-port', String(await freeUdpPort())]);
+    const options = parseLaunch(['--signaling-port', '1', '--media-port', String(await freeUdpPort())]);
     streamer = await startStreamer({ ...options, signalingPort: 0 });
     const end = await streamer.done;
     expect(end.code).toBe(1);
@@ -49,7 +49,7 @@ describe('an application whose start fails', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     try {
       const port = (holder.address() as { port: number }).port;
-      const options = parseArgs([
+      const options = parseLaunch([
         '--signaling-port',
         String(port),
         '--media-port',

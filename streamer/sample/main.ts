@@ -1,19 +1,19 @@
 /**
- * Entry point of the sample streaming application (`npm run streamer -- --signaling-port P --media-port M`).
- * Whatever way it ends, its ffmpeg ends with it: killed here on signals and crashes, and on SIGKILL
- * ffmpeg sees EOF on its stdin.
+ * Entry point of the sample streaming application: started by the service with its launch in its environment
+ * (protocol/launch.ts), or by hand (`npm run streamer -- --signaling-port P --media-port M`). Whatever way it ends,
+ * its ffmpeg ends with it: killed here on signals and crashes, and on SIGKILL ffmpeg sees EOF on its stdin.
  */
-import { ArgumentError, parseArgs } from '../transport/args.ts';
+import { LaunchError, parseLaunch, type Launch } from '../../protocol/launch.ts';
 import { startStreamer, type Streamer } from './app.ts';
 import { installStop, servingLine } from '../transport/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[streamer] ${line}\n`);
 
-let options;
+let options: Launch;
 try {
-  options = parseArgs(process.argv.slice(2), process.env);
+  options = parseLaunch(process.argv.slice(2), process.env);
 } catch (err) {
-  if (!(err instanceof ArgumentError)) throw err;
+  if (!(err instanceof LaunchError)) throw err;
   log(err.message);
   process.exit(2);
 }

@@ -5,6 +5,7 @@
  * encoder a codec gets on this machine (`chooseEncoder`).
  */
 import { givenH264Encoder, probeH264, type H264Choice } from '../../protocol/h264-encoder.ts';
+import type { Codec } from '../../protocol/launch.ts';
 
 /** Size and rate of the encoded stream. */
 export interface EncoderSize {
@@ -69,9 +70,6 @@ export function targetKbps({ width, height, fps }: EncoderSize): number {
 export function bandwidthOf(size: EncoderSize): number {
   return (targetKbps(size) * 4 * 1000) / 8;
 }
-
-/** The codecs a stream may have; one per session, since every viewer gets the same encoded packets. */
-export type Codec = 'vp8' | 'h264';
 
 /** The ffmpeg encoders this application drives: libvpx for VP8; x264 (software) or NVENC (NVIDIA GPU) for H.264. */
 export type VideoEncoderName = 'libvpx' | 'libx264' | 'h264_nvenc';

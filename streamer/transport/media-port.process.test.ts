@@ -3,13 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
-import { parseArgs } from './args.ts';
 import { startStreamer } from '../sample/app.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 describe('a media port held by another program', () => {
   it('refuses the viewer with 503 and keeps the application alive until the port is free again', async () => {
     const mediaPort = await freeUdpPort();
-    const options = parseArgs(['--signaling-port', '1', '--media-port', String(mediaPort), '--width', '320']);
+    const options = parseLaunch([
+      '--signaling-port',
+      '1',
+      '--media-port',
+      String(mediaPort),
+      '--width',
+      '320',
+    ]);
     const streamer = await startStreamer({ ...options, height: 240, signalingPort: 0 });
     const base = `http://127.0.0.1:${streamer.signalingPort}`;
     const squatter = createSocket('udp4');

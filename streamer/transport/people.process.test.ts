@@ -12,7 +12,7 @@ import { secretFile } from '../../test-support/secret-file.ts';
 import { answers, until } from '../../test-support/until.ts';
 import { makeOffer, openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
 import { startStreamer, type Streamer } from '../sample/app.ts';
-import { parseArgs } from './args.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 const SESSION = '3a7e9c10-2b4d-4f6a-8c1e-5d9b0a2f4c6e';
 const secret = new Uint8Array(Buffer.alloc(32, 7));
@@ -93,7 +93,7 @@ describe('people together in a session of the sample application', () => {
 
   beforeAll(async () => {
     const mediaPort = await freeUdpPort();
-    const options = parseArgs(
+    const options = parseLaunch(
       ['--signaling-port', '1', '--media-port', String(mediaPort), '--width', '320', '--height', '240'],
       {
         STREAMGATE_VIEWER_SECRET_FILE: secretFile(Buffer.from(secret).toString('base64url')),

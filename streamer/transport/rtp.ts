@@ -3,7 +3,7 @@
  * gap-free sequence, and starts with the packets since the last keyframe so that it can decode at once
  * instead of waiting for the next keyframe (the encoder cannot make one on request).
  */
-import type { Codec } from './ffmpeg-args.ts';
+import type { Codec } from '../../protocol/launch.ts';
 
 /** Where packets for one viewer go; `send` returns false when the transport is not open. */
 export interface RtpSink {

@@ -4,7 +4,7 @@
  * gives the offer's hidden (mDNS) host candidates the address the offer came from.
  */
 
-import type { Codec } from './ffmpeg-args.ts';
+import type { Codec } from '../../protocol/launch.ts';
 
 /** An offer that cannot be answered; the signaling server turns it into a 400 with this message. */
 export class OfferError extends Error {}

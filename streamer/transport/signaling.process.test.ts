@@ -7,10 +7,10 @@ import { PeerConnection, Video } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { answers, until } from '../../test-support/until.ts';
-import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from '../sample/app.ts';
 import { createSignalingServer } from './signaling.ts';
 import { noDrops } from './viewer-traffic.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 /** What GET /health answers, as far as these tests read it. */
 type Health = { viewers: number };
@@ -29,7 +29,7 @@ async function makeOffer(): Promise<{ sdp: string; pc: PeerConnection }> {
 
 /** A 320x240 application on `mediaPort`, its signaling port left to the system. */
 function smallOptions(mediaPort: number) {
-  const options = parseArgs([
+  const options = parseLaunch([
     '--signaling-port',
     '1',
     '--media-port',

@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { loadOpus, type AudioStream } from './audio.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
-import type { Codec } from './ffmpeg-args.ts';
+import type { Codec } from '../../protocol/launch.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { PeopleHub } from './people-hub.ts';
 import { VideoFanout } from './rtp.ts';

@@ -4,13 +4,13 @@
  * started with its scope.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseArgs } from './args.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 import type { Encoder, EncoderOptions } from './encoder.ts';
 import { Scope } from './scope.ts';
 import type { StreamSize } from './stream-server.ts';
 import { VideoPipeline, type StartEncoder } from './video-pipeline.ts';
 
-const options = parseArgs(['--signaling-port', '49999', '--media-port', '49998'], {});
+const options = parseLaunch(['--signaling-port', '49999', '--media-port', '49998'], {});
 
 /** A stand-in encoder: what it was told, and its options, through which the test plays ffmpeg. */
 function standIn() {

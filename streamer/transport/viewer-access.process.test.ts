@@ -9,8 +9,8 @@ import { answers, until } from '../../test-support/until.ts';
 import { secretFile } from '../../test-support/secret-file.ts';
 import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
 import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
-import { parseArgs } from './args.ts';
 import { startStreamer, type Streamer } from '../sample/app.ts';
+import { parseLaunch } from '../../protocol/launch.ts';
 
 const SESSION = '6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const secret = new Uint8Array(Buffer.alloc(32, 9));
@@ -27,7 +27,7 @@ describe('an application given a viewer secret', () => {
 
   beforeAll(async () => {
     const mediaPort = await freeUdpPort();
-    const options = parseArgs(
+    const options = parseLaunch(
       ['--signaling-port', '1', '--media-port', String(mediaPort), '--width', '320', '--height', '240'],
       {
         STREAMGATE_VIEWER_SECRET_FILE: secretFile(Buffer.from(secret).toString('base64url')),

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SOUND_DIR_GRACE_MS, SOUND_DIR_PREFIX, sweepStaleSoundDirs } from './sound-leftovers.ts';
+import { SOUND_DIR_GRACE_MS, SOUND_DIR_PREFIX, sweepStaleSoundDirs } from './leftovers.ts';
 
 const made: string[] = [];
 afterEach(() => {
