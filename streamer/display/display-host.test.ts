@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { AppMessage } from '../../protocol/data-channels.ts';
-import type { StreamApplication } from '../transport/stream-server.ts';
+import type { Scope } from '../transport/scope.ts';
+import type { StreamApplication, StreamEvents } from '../transport/stream-server.ts';
 import type { Viewer } from '../transport/viewer.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
 import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
@@ -10,6 +11,7 @@ import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 function fakeParts(failing?: keyof DisplayParts) {
   const events: string[] = [];
   let app: StreamApplication | undefined;
+  const stream = new EventEmitter<StreamEvents>();
   const broadcasts: AppMessage[] = [];
   /** To whom each broadcast went: everyone, or the viewer in control. */
   const audiences: ('all' | 'control')[] = [];
@@ -72,23 +74,25 @@ function fakeParts(failing?: keyof DisplayParts) {
         close: () => void events.push('connection closed'),
       });
     },
-    async startStreamServer(_options: unknown, application: StreamApplication) {
-      fail('startStreamServer');
-      events.push('stream server listens');
+    openStreamServer(scope: Scope, _options: unknown, application: StreamApplication) {
+      scope.defer(() => events.push('stream server closed'));
       app = application;
-      return {
-        fanout: { packets: 0 },
+      return Object.assign(stream, {
+        isReady: true,
+        listen: async () => {
+          fail('openStreamServer');
+          events.push('stream server listens');
+        },
         broadcast: (message: AppMessage, to: 'all' | 'control' = 'all') => {
           broadcasts.push(message);
           audiences.push(to);
         },
-        close: async () => void events.push('stream server closed'),
-      };
+      });
     },
     async startEncoder() {
       fail('startEncoder');
       events.push('encoder started');
-      return { stop: () => void events.push('encoder stopped') };
+      return { stop: () => void events.push('encoder stopped'), resize: () => undefined };
     },
     async startCapture() {
       fail('startCapture');
@@ -113,6 +117,7 @@ function fakeParts(failing?: keyof DisplayParts) {
     clipboard,
     pasted,
     app: () => app as StreamApplication,
+    stream,
   };
 }
 
@@ -121,19 +126,29 @@ const program = { command: ['some-program'], env: {} };
 const start = (parts: DisplayParts) =>
   startDisplayHost(options, program, () => undefined, sandboxSettings(undefined), parts);
 
+/** What a start that fails once its stream server is made undoes from there, newest first. */
+const UNDONE_FROM_STREAM_SERVER = [
+  'stream server closed',
+  'program got SIGTERM',
+  'files released',
+  'connection closed',
+  'X server stopped',
+  'sandbox closed',
+];
+
 describe('a display host whose start fails', () => {
   it('when its encoder cannot start, stops the stream server, the program, the display and the sandbox, newest first', async () => {
     const { parts, events } = fakeParts('startEncoder');
     await expect(start(parts)).rejects.toThrow('startEncoder failed');
     const undone = events.slice(events.indexOf('stream server listens') + 1);
-    expect(undone).toEqual([
-      'stream server closed',
-      'program got SIGTERM',
-      'files released',
-      'connection closed',
-      'X server stopped',
-      'sandbox closed',
-    ]);
+    expect(undone).toEqual(UNDONE_FROM_STREAM_SERVER);
+  });
+
+  it('when its stream server cannot listen (its port taken), closes it and undoes the program, the display and the sandbox', async () => {
+    const { parts, events } = fakeParts('openStreamServer');
+    await expect(start(parts)).rejects.toThrow('openStreamServer failed');
+    expect(events).not.toContain('encoder started');
+    expect(events.slice(-6)).toEqual(UNDONE_FROM_STREAM_SERVER);
   });
 
   it('when its X server cannot start, still closes the sandbox it was to run in', async () => {
@@ -158,15 +173,7 @@ describe('a display host whose start fails', () => {
   it('when its capture cannot start, stops the encoder too', async () => {
     const { parts, events } = fakeParts('startCapture');
     await expect(start(parts)).rejects.toThrow('startCapture failed');
-    expect(events.slice(-7)).toEqual([
-      'encoder stopped',
-      'stream server closed',
-      'program got SIGTERM',
-      'files released',
-      'connection closed',
-      'X server stopped',
-      'sandbox closed',
-    ]);
+    expect(events.slice(-7)).toEqual(['encoder stopped', ...UNDONE_FROM_STREAM_SERVER]);
   });
 
   it('takes the real parts unless told', () => {
@@ -177,7 +184,7 @@ describe('a display host whose start fails', () => {
         'prepareSandbox',
         'startCapture',
         'startEncoder',
-        'startStreamServer',
+        'openStreamServer',
         'startXServer',
       ].sort(),
     );
@@ -194,14 +201,14 @@ describe('a started display host and the pointer', () => {
   });
 
   it('leaves the pointer out of the frames while a controlling viewer draws it, and in while only watchers are there', async () => {
-    const { parts, capture, app } = fakeParts();
+    const { parts, capture, stream } = fakeParts();
     const host = await start(parts);
     try {
       expect(capture.inFrames).toEqual([true]);
-      app().onViewers?.(1, 1);
-      app().onViewers?.(2, 1);
-      app().onViewers?.(1, 0);
-      app().onViewers?.(0, 0);
+      stream.emit('viewers', 1, 1);
+      stream.emit('viewers', 2, 1);
+      stream.emit('viewers', 1, 0);
+      stream.emit('viewers', 0, 0);
       expect(capture.inFrames).toEqual([true, false, false, true, true]);
     } finally {
       await host.close();
@@ -209,12 +216,12 @@ describe('a started display host and the pointer', () => {
   });
 
   it("sends every viewer the pointer's image when it changes, and a viewer that joins the current one", async () => {
-    const { parts, capture, app, broadcasts } = fakeParts();
+    const { parts, capture, stream, broadcasts } = fakeParts();
     const host = await start(parts);
     try {
       const greeted: AppMessage[] = [];
       const viewer = { sendMessage: (m: AppMessage) => void greeted.push(m) } as unknown as Viewer;
-      app().onMessagesOpen?.(viewer);
+      stream.emit('messagesOpen', viewer);
       expect(greeted).toEqual([]);
       capture.emit('cursor', image(255));
       capture.emit('cursor', image(0));
@@ -222,7 +229,7 @@ describe('a started display host and the pointer', () => {
         ['cursorImage', ['url', 'hotspot_x', 'hotspot_y']],
         ['cursorImage', ['hidden']],
       ]);
-      app().onMessagesOpen?.(viewer);
+      stream.emit('messagesOpen', viewer);
       expect(greeted).toEqual([{ event_type: 'cursorImage', payload: { hidden: true } }]);
     } finally {
       await host.close();
@@ -232,7 +239,7 @@ describe('a started display host and the pointer', () => {
 
 describe('a started display host and the clipboard', () => {
   it('sends what the program copies to the viewer in control alone, and pastes what a viewer sends', async () => {
-    const { parts, app, broadcasts, audiences, clipboard, pasted } = fakeParts();
+    const { parts, app, stream, broadcasts, audiences, clipboard, pasted } = fakeParts();
     const host = await start(parts);
     try {
       clipboard.emit('text', 'copied in the program');
@@ -240,18 +247,22 @@ describe('a started display host and the clipboard', () => {
       // 'control': the viewer in control, whoever it is (stream-server.ts, people-hub.ts), never the others.
       expect(audiences).toEqual(['control']);
       // Only the viewer in control's messages reach the application (viewer.ts): this one's is pasted.
-      const viewer = {} as Viewer;
-      expect(
-        app().onMessage({ event_type: 'clipboard', payload: { text: 'from the viewer' } }, viewer),
-      ).toEqual([]);
+      const answers: AppMessage[] = [];
+      const viewer = { sendMessage: (m: AppMessage) => void answers.push(m) } as unknown as Viewer;
+      stream.emit('message', { event_type: 'clipboard', payload: { text: 'from the viewer' } }, viewer);
+      expect(answers).toEqual([]);
+      expect(pasted).toEqual(['from the viewer']);
+      // Text that is not a clipboard's is answered with an error, and pasted nowhere.
+      stream.emit('message', { event_type: 'clipboard', payload: { text: 42 } }, viewer);
+      expect(answers.map((m) => m.event_type)).toEqual(['error']);
       expect(pasted).toEqual(['from the viewer']);
       // Clipboard text is not a query: a viewer not in control never gets it to the program.
       expect(app().queries.has('clipboard')).toBe(false);
       // Control handed over: the new controller is given the clipboard as it is; nobody, nothing.
       const told: AppMessage[] = [];
       const next = { sendMessage: (message: AppMessage) => void told.push(message) } as unknown as Viewer;
-      app().onControl?.(next);
-      app().onControl?.(null);
+      stream.emit('control', next);
+      stream.emit('control', null);
       expect(told).toEqual([{ event_type: 'clipboard', payload: { text: 'from the viewer' } }]);
     } finally {
       await host.close();

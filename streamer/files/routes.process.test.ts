@@ -67,13 +67,11 @@ describe("a display host's files on its signaling port", () => {
           filesDir = files.folder.dir;
           return files;
         },
-        async startStreamServer(...args) {
-          const stream = await DISPLAY_PARTS.startStreamServer(...args);
+        openStreamServer(...args) {
+          const stream = DISPLAY_PARTS.openStreamServer(...args);
           const broadcast = stream.broadcast.bind(stream);
-          return {
-            ...stream,
-            broadcast: (message, to) => (told.push([message, to]), broadcast(message, to)),
-          };
+          stream.broadcast = (message, to) => (told.push([message, to]), broadcast(message, to));
+          return stream;
         },
       },
     );

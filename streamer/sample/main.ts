@@ -19,12 +19,14 @@ try {
 }
 
 let streamer: Streamer | null = null;
-// close() kills ffmpeg synchronously before its first await, so an exit right after is safe.
+// close() stops ffmpeg with the rest of the application; on SIGKILL ffmpeg sees EOF on its stdin.
 const stop = installStop({ log, graceMs: 2_000 }, () => streamer?.close() ?? Promise.resolve());
 
 try {
-  streamer = await startStreamer(options, { log, onFatal: (reason) => stop(1, reason) });
+  streamer = await startStreamer(options, { log });
   log(servingLine(options, streamer.signalingPort));
+  const { code, reason } = await streamer.done;
+  stop(code, reason);
 } catch (err) {
   stop(1, `could not start: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -10,7 +10,8 @@ import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
 import { openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
-import { startStreamServer, type StreamServer } from './stream-server.ts';
+import { Scope } from './scope.ts';
+import { StreamServer } from './stream-server.ts';
 
 const SESSION = 'control-follows';
 const secret = new Uint8Array(Buffer.alloc(32, 5));
@@ -35,7 +36,8 @@ describe("a 'control' broadcast and the messages that reach the application", ()
   const pasted: string[] = [];
 
   beforeAll(async () => {
-    stream = await startStreamServer(
+    stream = new StreamServer(
+      new Scope(),
       {
         sessionId: SESSION,
         host: '127.0.0.1',
@@ -46,16 +48,12 @@ describe("a 'control' broadcast and the messages that reach the application", ()
         allowedOrigins: null,
         viewerSecret: secret,
       },
-      {
-        queries: new Set(),
-        onInput: () => undefined,
-        onMessage: (message) => {
-          if (message.event_type === 'clipboard') pasted.push(String(message.payload.text));
-          return [];
-        },
-        readiness: () => ({ width: 320, height: 240, fps: 30 }),
-      },
+      { queries: new Set(), size: () => ({ width: 320, height: 240, fps: 30 }) },
     );
+    stream.on('message', (message) => {
+      if (message.event_type === 'clipboard') pasted.push(String(message.payload.text));
+    });
+    await stream.listen();
     const base = `http://127.0.0.1:${stream.signalingPort}`;
     owner = await openViewer(base, 20_000, await ticket('control'));
     watcher = await openViewer(base, 20_000, await ticket('watch'));

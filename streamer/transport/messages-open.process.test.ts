@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
-import { startStreamServer } from './stream-server.ts';
+import { Scope } from './scope.ts';
+import { StreamServer } from './stream-server.ts';
 
 /** A real client (libdatachannel, as a browser would offer): recvonly VP8 and the two data channels. */
 async function connect(base: string, mode: 'control' | 'watch') {
@@ -32,7 +33,8 @@ async function connect(base: string, mode: 'control' | 'watch') {
 describe("a stream server and its viewers' messages channels", () => {
   it('tells each viewer who is here and lets the application greet it as its channel opens, and counts whether one controls', async () => {
     const counts: [number, number][] = [];
-    const stream = await startStreamServer(
+    const stream = new StreamServer(
+      new Scope(),
       {
         sessionId: 'session',
         host: '127.0.0.1',
@@ -43,16 +45,13 @@ describe("a stream server and its viewers' messages channels", () => {
         allowedOrigins: null,
         viewerSecret: null,
       },
-      {
-        queries: new Set(),
-        onInput: () => undefined,
-        onMessage: () => [],
-        readiness: () => ({ width: 320, height: 240, fps: 30 }),
-        onViewers: (count, controlling) => void counts.push([count, controlling]),
-        onMessagesOpen: (viewer) =>
-          viewer.sendMessage({ event_type: 'hello', payload: { watchOnly: viewer.watchOnly } }),
-      },
+      { queries: new Set(), size: () => ({ width: 320, height: 240, fps: 30 }) },
     );
+    stream.on('viewers', (count, controlling) => void counts.push([count, controlling]));
+    stream.on('messagesOpen', (viewer) =>
+      viewer.sendMessage({ event_type: 'hello', payload: { watchOnly: viewer.watchOnly } }),
+    );
+    await stream.listen();
     const base = `http://127.0.0.1:${stream.signalingPort}`;
     const controller = await connect(base, 'control');
     const watcher = await connect(base, 'watch');

@@ -7,7 +7,8 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
-import { startStreamServer, type StreamApplication, type StreamServer } from './stream-server.ts';
+import { Scope } from './scope.ts';
+import { StreamServer, type StreamApplication, type StreamServerOptions } from './stream-server.ts';
 
 const SIZE = { width: 320, height: 240, fps: 30 };
 
@@ -28,9 +29,7 @@ async function options(probeWaitMs: number) {
 function application(events: string[], prepare: () => void): StreamApplication {
   return {
     queries: new Set(),
-    onInput: () => undefined,
-    onMessage: () => [],
-    readiness: () => (events.push('probe'), SIZE),
+    size: () => (events.push('probe'), SIZE),
     prepare: () => (events.push('prepare'), prepare()),
   };
 }
@@ -57,12 +56,21 @@ async function probe(port: number): Promise<number> {
 }
 
 describe("an application's start", () => {
-  let server: StreamServer | undefined;
-  beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
+  let scope = new Scope();
+  /** Makes a stream server in the test's scope and listens, as an application's start does. */
+  const startStreamServer = (given: StreamServerOptions, app: StreamApplication) =>
+    scope.run(async () => {
+      const server = new StreamServer(scope, given, app);
+      await server.listen();
+      return server;
+    });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    scope = new Scope();
+  });
   afterEach(async () => {
     vi.useRealTimers();
-    await server?.close();
-    server = undefined;
+    await scope.dispose();
   });
 
   it("waits for the service's probe before its preparation, however late the probe comes", async () => {
@@ -77,7 +85,7 @@ describe("an application's start", () => {
     await vi.advanceTimersByTimeAsync(59_000);
     expect(events).toEqual([]);
     expect(await probe(given.signalingPort)).toBe(200);
-    server = await started;
+    await started;
     expect(events).toEqual(['probe', 'prepare']);
   });
 
@@ -91,7 +99,7 @@ describe("an application's start", () => {
     await listening(given.signalingPort);
     expect(events).toEqual([]);
     await vi.advanceTimersByTimeAsync(60_000);
-    server = await started;
+    await started;
     expect(events).toEqual(['prepare']);
   });
 
@@ -99,7 +107,7 @@ describe("an application's start", () => {
     const events: string[] = [];
     const { prepare: _none, ...withoutPreparation } = application(events, () => undefined);
     // A wait of a minute would outlast the test's time-out: the display host starts its encoder right after.
-    server = await startStreamServer(await options(60_000), withoutPreparation);
+    await startStreamServer(await options(60_000), withoutPreparation);
     expect(events).toEqual([]);
   });
 

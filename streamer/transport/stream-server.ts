@@ -7,6 +7,7 @@
  * (people-hub.ts, protocol/people.ts). What the application draws, and what it does with input and messages, is its
  * own.
  */
+import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { loadOpus, type AudioStream } from './audio.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
@@ -17,9 +18,11 @@ import { VideoFanout } from './rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, type Health } from './signaling.ts';
 import { ViewerAccess } from './viewer-access.ts';
-import { loadWebRtc, Viewer, type ViewerHandlers } from './viewer.ts';
+import { loadWebRtc, Viewer, type ViewerRules } from './viewer.ts';
+import { Scope } from './scope.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
+import type { TicketScope } from '../../protocol/viewer-ticket.ts';
 import { announceReady } from '../../protocol/ready-line.ts';
 import type { FilesFolder } from '../files/folder.ts';
 import { filesRoutes } from '../files/routes.ts';
@@ -52,17 +55,13 @@ export interface StreamServerOptions {
   log?: (line: string) => void;
 }
 
-/** What the application does with its viewers. */
+/** What the stream server asks of the application, beside the events it tells it (`StreamEvents`). */
 export interface StreamApplication {
   /** `messages` events that change nothing: the only ones a viewer not in control may send. */
   queries: ReadonlySet<string>;
-  /** An `input` event of the viewer in control. */
-  onInput(event: InputEvent, viewer: Viewer): void;
-  /** A `messages` event of the viewer in control, or a query of anyone's; returns the answers for that viewer. */
-  onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
-  /** The stream's size once it is ready to be watched, null before. */
-  readiness(): { width: number; height: number; fps: number } | null;
-  /** Resolves when `readiness` first gives a size; without it, the application is ready once it listens. */
+  /** The stream's size now; watched only once the application is ready (`untilReady`). */
+  size(): StreamSize;
+  /** Resolves when the application is ready to be watched; without it, the application is ready once it listens. */
   untilReady?: Promise<void>;
   /**
    * The application's own start-up that viewers need but the service's probe does not (the sample scene's
@@ -70,39 +69,31 @@ export interface StreamApplication {
    * joins before it is done. A throw fails the start as the stack's would.
    */
   prepare?: () => void;
+}
+
+/** The size and rate of the stream, as /health gives them. */
+export interface StreamSize {
+  width: number;
+  height: number;
+  fps: number;
+}
+
+/** What happens among the viewers, as the application hears it. */
+export interface StreamEvents {
+  /** An `input` event of the viewer in control. */
+  input: [event: InputEvent, viewer: Viewer];
+  /** A `messages` event of the viewer in control, or a query of anyone's: the answers go to `viewer`. */
+  message: [message: AppMessage, viewer: Viewer];
   /** The number of viewers changed; `controlling`: 1 when one of them is in control, else 0. */
-  onViewers?(count: number, controlling: number): void;
+  viewers: [count: number, controlling: number];
   /** Control changed hands (to nobody: null): what the previous one held down (keys, buttons) should be let go. */
-  onControl?(controller: Viewer | null): void;
+  control: [controller: Viewer | null];
   /** A viewer's `messages` channel opened. */
-  onMessagesOpen?(viewer: Viewer): void;
+  messagesOpen: [viewer: Viewer];
 }
 
 /** Who an application event is for (`StreamServer.broadcast`). */
 export type Audience = 'all' | 'control' | 'owners';
-
-/** A listening stream server. */
-export interface StreamServer {
-  /** The port actually bound (0 asks the system, in tests). */
-  signalingPort: number;
-  /** Where the encoder's RTP goes. */
-  fanout: VideoFanout;
-  health(): Health | null;
-  /** Viewers connected or connecting. */
-  viewers(): number;
-  /**
-   * Sends an application event to every viewer, to the viewer in control only, or to the owners (viewers of a
-   * control ticket, in control or not: the session's own people, who may reach its files).
-   */
-  broadcast(message: AppMessage, to?: Audience): void;
-  /** Stops every viewer and the signaling port. */
-  close(): Promise<void>;
-}
-
-/** The reason an application gives up when its encoder died before it ever sent a frame, or null. */
-export function encoderNeverStarted(fanout: VideoFanout, reason: string): string | null {
-  return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
-}
 
 /** The log line of a viewer's first drop of each kind; later ones are only counted (/health). */
 const DROP_LINES: Record<Drop, string> = {
@@ -121,198 +112,247 @@ const PROBE_WAIT_MS = 50;
 const LEFT_KEPT = 32;
 
 /**
- * Starts the signaling port and loads the WebRTC stack; resolves once both are done. An application that
- * starts its encoder and draws its first frame before calling this loads the stack while ffmpeg starts.
+ * The stream server of one application, made in the application's scope: its viewers, each in a scope of its
+ * own, the people among them, and the signaling port. Events tell the application what the viewers do; it
+ * listens to them before `listen`.
  */
-export async function startStreamServer(
-  options: StreamServerOptions,
-  app: StreamApplication,
-): Promise<StreamServer> {
-  const log = options.log ?? (() => undefined);
-  const fanout = options.fanout ?? new VideoFanout(options.fps, options.codec);
-  const viewers = new Map<string, Viewer>();
-  const mediaPort = new MediaPortGuard(options.host, options.mediaPort);
-  const secret = options.viewerSecret;
-  // Tickets (a control ticket serves one connection), the stop of sharing and the viewer limits.
-  const access = new ViewerAccess({ sessionId: options.sessionId, secret, maxViewers: options.maxViewers });
-  if (!secret) log('no viewer secret was given: any viewer that reaches the signaling port is accepted');
-  // Messages dropped from every viewer so far; each viewer's first drop of a kind is logged.
-  const dropped = noDrops();
-  const told = new Map<string, Set<Drop>>();
-
+export class StreamServer extends EventEmitter<StreamEvents> {
+  /** Where the encoder's RTP goes. */
+  readonly fanout: VideoFanout;
+  /**
+   * The application's state for the service's probe, null until it is ready. Ready once the application says so
+   * (CONTRACT section 11: it answers on its signaling port), not at its first keyframe: a viewer who connects sooner
+   * gets that keyframe as it comes, and the launch's page, ticket and offer overlap the encoder's start (cold launch
+   * POST 297 -> 246 ms). An encoder that fails before its first frame ends the application (video-pipeline.ts).
+   * Neither application becomes unready again.
+   */
+  readonly health: () => Health | null;
+  private readonly log: (line: string) => void;
+  private readonly viewerMap = new Map<string, Viewer>();
   /** The last viewers that left, by id: a goodbye that arrives after the connection closed finds its viewer gone. */
-  const left = new Map<string, Viewer>();
-  // Who is here and who controls: counted again after each change of either.
-  const people: PeopleHub<Viewer> = new PeopleHub<Viewer>({
-    onChange: () => app.onViewers?.(viewers.size, people.controller() ? 1 : 0),
-    onControl: (controller) => app.onControl?.(controller),
-    log,
-  });
-  const handlers: ViewerHandlers = {
-    queries: app.queries,
-    controls: (viewer) => people.controls(viewer),
-    onPeople: (message, viewer) => people.request(message, viewer),
-    onVideoOpen: (viewer) => fanout.add(viewer),
-    onAudioOpen: (viewer) => viewer.audio && options.sound?.add(viewer.audio),
-    onInput: (event, viewer) => {
+  private readonly left = new Map<string, Viewer>();
+  private readonly mediaPort: MediaPortGuard;
+  /** Tickets (a control ticket serves one connection), the stop of sharing and the viewer limits. */
+  private readonly access: ViewerAccess;
+  /** Messages dropped from every viewer so far; each viewer's first drop of a kind is logged. */
+  private readonly dropped = noDrops();
+  private readonly told = new Map<string, Set<Drop>>();
+  /** Who is here and who controls: counted again after each change of either. */
+  private readonly people: PeopleHub<Viewer>;
+  private readonly rules: ViewerRules;
+  private readonly server: Server;
+  /** The port, the event loop's watch and the viewers: the server's own, undone by `close`. */
+  private readonly own = new Scope();
+  private readonly probed: Promise<void>;
+  private ready = false;
+
+  constructor(
+    scope: Scope,
+    private readonly options: StreamServerOptions,
+    private readonly app: StreamApplication,
+  ) {
+    super();
+    scope.defer(() => this.close());
+    this.log = options.log ?? (() => undefined);
+    this.fanout = options.fanout ?? new VideoFanout(options.fps, options.codec);
+    this.mediaPort = new MediaPortGuard(options.host, options.mediaPort);
+    const secret = options.viewerSecret;
+    this.access = new ViewerAccess({ sessionId: options.sessionId, secret, maxViewers: options.maxViewers });
+    if (!secret)
+      this.log('no viewer secret was given: any viewer that reaches the signaling port is accepted');
+    this.people = new PeopleHub<Viewer>({
+      onChange: () => this.emit('viewers', this.viewerMap.size, this.people.controller() ? 1 : 0),
+      onControl: (controller) => this.emit('control', controller),
+      log: this.log,
+    });
+    this.rules = { queries: app.queries, controls: (viewer) => this.people.controls(viewer) };
+    let probed: () => void = () => undefined;
+    this.probed = new Promise<void>((resolve) => (probed = resolve));
+    this.health = () => {
+      probed();
+      return this.ready
+        ? { viewers: this.viewerMap.size, ...app.size(), dropped: { ...this.dropped } }
+        : null;
+    };
+    this.server = createSignalingServer(
+      {
+        authorize: (ticket) => this.access.check(ticket),
+        offer: (sdp, scope, ticket, peer) => this.offer(sdp, scope, ticket, peer),
+        remove: (id, ticket) => {
+          const viewer = this.viewerMap.get(id);
+          if (!viewer) return this.left.get(id)?.madeWith(ticket) ? 'removed' : 'unknown';
+          if (!viewer.madeWith(ticket)) return 'other';
+          viewer.close();
+          return 'removed';
+        },
+        health: this.health,
+        stopSharing: async (ticket) => {
+          const dropped = await this.access.stopSharing(ticket);
+          if (dropped !== null)
+            this.log(`sharing stopped: earlier watch tickets refused, ${dropped} watchers dropped`);
+          return dropped;
+        },
+      },
+      {
+        allowedOrigins: options.allowedOrigins,
+        files: options.files ? filesRoutes(options.files, options.sessionId, secret) : null,
+      },
+    );
+  }
+
+  /** Whether the application is ready to be watched (`untilReady`). */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The port actually bound (0 asks the system, in tests). */
+  get signalingPort(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : this.options.signalingPort;
+  }
+
+  /** Viewers connected or connecting. */
+  viewers(): number {
+    return this.viewerMap.size;
+  }
+
+  /**
+   * Starts the signaling port and loads the WebRTC stack; resolves once both are done. An application that
+   * starts its encoder and draws its first frame before calling this loads the stack while ffmpeg starts.
+   */
+  async listen(): Promise<void> {
+    const { server, options, app } = this;
+    this.own.defer(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    this.own.defer(() => {
+      for (const viewer of [...this.viewerMap.values()]) viewer.close();
+    });
+    this.own.defer(() => this.people.close());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.signalingPort, options.host, () => resolve());
+    });
+    // From here on, viewers and the service wait on this process's event loop.
+    this.own.defer(watchEventLoop(this.log));
+    void (app.untilReady ?? Promise.resolve()).then(() => {
+      this.ready = true;
+      announceReady();
+    });
+    // The application's preparation and the WebRTC stack (about 25 ms, half of it holding up the event loop) run
+    // once the service can see the application ready, not before: the first offer comes a page change later, and
+    // awaits the stack anyway (Viewer.answer). Either failing fails the start, whose scope closes the port. An
+    // application without a preparation, whose readiness waits for something else (the display host's program),
+    // loads the stack at once.
+    if (app.prepare) {
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.probed,
+        new Promise((resolve) => (waited = setTimeout(resolve, options.probeWaitMs ?? PROBE_WAIT_MS))),
+      ]);
+      clearTimeout(waited);
+      // The probe's answer is written once its handler's promises settle.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    app.prepare?.();
+    await Promise.all([loadWebRtc(), options.sound ? loadOpus() : undefined]);
+  }
+
+  /**
+   * Sends an application event to every viewer, to the viewer in control only, or to the owners (viewers of a
+   * control ticket, in control or not: the session's own people, who may reach its files).
+   */
+  broadcast(message: AppMessage, to: Audience = 'all'): void {
+    if (to === 'control') return this.people.controller()?.sendMessage(message);
+    for (const viewer of this.viewerMap.values())
+      if (to === 'all' || !viewer.watchOnly) viewer.sendMessage(message);
+  }
+
+  /** Stops every viewer and the signaling port; idempotent. */
+  close(): Promise<void> {
+    return this.own.dispose();
+  }
+
+  /** Admits the viewer of an offer, in a scope of its own that gives its places back once it goes. */
+  private async offer(sdp: string, scope: TicketScope, ticket: string | null, peer: string | undefined) {
+    const began = performance.now();
+    const { options } = this;
+    const info = parseOffer(sdp, options.codec ?? 'vp8');
+    const admission = await this.access.admit(ticket, scope);
+    const own = new Scope();
+    let viewer;
+    let answer;
+    try {
+      own.defer(() => admission.leave());
+      await this.mediaPort.acquire();
+      own.defer(() => this.mediaPort.release());
+      viewer = await Viewer.open(
+        {
+          host: options.host,
+          mediaPort: options.mediaPort,
+          watchOnly: scope === 'watch',
+          ticket,
+          silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
+          zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
+          audio: options.sound?.available ?? false,
+        },
+        this.rules,
+      );
+      this.follow(viewer, own);
+      answer = await viewer.answer(withPeerAddress(sdp, peer), info);
+    } catch (error) {
+      await own.dispose();
+      // No viewer was made: its ticket may be used again.
+      admission.refund();
+      throw error;
+    }
+    this.viewerMap.set(viewer.id, viewer);
+    this.people.join(viewer, scope, admission.name, () => admission.refuseTicket());
+    admission.attach(() => viewer.close());
+    const ms = Math.round(performance.now() - began);
+    this.log(
+      `viewer ${viewer.id} joined${viewer.watchOnly ? ' (watch only)' : ''} in ${ms} ms (${this.viewerMap.size} now)`,
+    );
+    return { id: viewer.id, answer };
+  }
+
+  /** Hears `viewer`'s events: its media, its people requests, and its input and messages for the application. */
+  private follow(viewer: Viewer, own: Scope): void {
+    const { options, people, fanout, told } = this;
+    viewer.on('videoOpen', () => fanout.add(viewer));
+    viewer.on('audioOpen', () => viewer.audio && options.sound?.add(viewer.audio));
+    viewer.on('people', (message) => people.request(message, viewer));
+    viewer.on('input', (event) => {
       people.input(event, viewer);
-      app.onInput(event, viewer);
-    },
-    onMessage: (message, viewer) => app.onMessage(message, viewer),
-    onMessagesOpen: (viewer) => {
+      this.emit('input', event, viewer);
+    });
+    viewer.on('message', (message) => this.emit('message', message, viewer));
+    viewer.on('messagesOpen', () => {
       people.greet(viewer);
-      app.onMessagesOpen?.(viewer);
-    },
-    onDropped: (why, viewer) => {
-      dropped[why]++;
+      this.emit('messagesOpen', viewer);
+    });
+    viewer.on('dropped', (why) => {
+      this.dropped[why]++;
       const kinds = told.get(viewer.id) ?? new Set();
       if (kinds.has(why)) return;
       told.set(viewer.id, kinds.add(why));
-      log(`viewer ${viewer.id} ${DROP_LINES[why]}`);
-    },
-    onClosed: (viewer) => {
+      this.log(`viewer ${viewer.id} ${DROP_LINES[why]}`);
+    });
+    viewer.once('closed', () => {
+      void own.dispose();
       fanout.remove(viewer);
       if (viewer.audio) options.sound?.remove(viewer.audio);
-      viewers.delete(viewer.id);
+      this.viewerMap.delete(viewer.id);
       // Its goodbye (DELETE) may come after its connection closed: still a 204 for the ticket that made it.
-      left.set(viewer.id, viewer);
-      if (left.size > LEFT_KEPT) left.delete(left.keys().next().value as string);
+      this.left.set(viewer.id, viewer);
+      if (this.left.size > LEFT_KEPT) this.left.delete(this.left.keys().next().value as string);
       told.delete(viewer.id);
       people.leave(viewer);
-      log(`viewer ${viewer.id} left (${viewers.size} left)`);
-    },
-  };
-
-  // Ready once the application says so (CONTRACT section 11: it answers on its signaling port), not at its
-  // first keyframe: a viewer who connects sooner gets that keyframe as it comes, and the launch's page, ticket
-  // and offer overlap the encoder's start (cold launch POST 297 -> 246 ms). An encoder that fails before its
-  // first frame ends the application (app.ts, display-host.ts). Neither application becomes unready again.
-  let probed: () => void = () => undefined;
-  const firstProbe = new Promise<void>((resolve) => (probed = resolve));
-  const health = (): Health | null => {
-    probed();
-    const size = app.readiness();
-    return size ? { viewers: viewers.size, ...size, dropped: { ...dropped } } : null;
-  };
-
-  const server: Server = createSignalingServer(
-    {
-      authorize: (ticket) => access.check(ticket),
-      async offer(sdp, scope, ticket, peer) {
-        const began = performance.now();
-        const info = parseOffer(sdp, options.codec ?? 'vp8');
-        const admission = await access.admit(ticket, scope);
-        await mediaPort.acquire().catch((error: unknown) => {
-          admission.refund();
-          throw error;
-        });
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          mediaPort.release();
-          admission.leave();
-        };
-        const watchOnly = scope === 'watch';
-        let joined;
-        try {
-          joined = await Viewer.answer(
-            withPeerAddress(sdp, peer),
-            info,
-            {
-              host: options.host,
-              mediaPort: options.mediaPort,
-              watchOnly,
-              ticket,
-              silenceTimeoutMs: options.silenceTimeoutMs ?? 15_000,
-              zeroPlayoutDelay: options.zeroPlayoutDelay ?? false,
-              audio: options.sound?.available ?? false,
-            },
-            { ...handlers, onClosed: (viewer) => (release(), handlers.onClosed(viewer)) },
-          );
-        } catch (error) {
-          release();
-          admission.refund();
-          throw error;
-        }
-        const { viewer, answer } = joined;
-        viewers.set(viewer.id, viewer);
-        people.join(viewer, scope, admission.name, () => admission.refuseTicket());
-        admission.attach(() => viewer.close());
-        const ms = Math.round(performance.now() - began);
-        log(
-          `viewer ${viewer.id} joined${watchOnly ? ' (watch only)' : ''} in ${ms} ms (${viewers.size} now)`,
-        );
-        return { id: viewer.id, answer };
-      },
-      remove(id, ticket) {
-        const viewer = viewers.get(id);
-        if (!viewer) return left.get(id)?.madeWith(ticket) ? 'removed' : 'unknown';
-        if (!viewer.madeWith(ticket)) return 'other';
-        viewer.close();
-        return 'removed';
-      },
-      health,
-      stopSharing: async (ticket) => {
-        const dropped = await access.stopSharing(ticket);
-        if (dropped !== null)
-          log(`sharing stopped: earlier watch tickets refused, ${dropped} watchers dropped`);
-        return dropped;
-      },
-    },
-    {
-      allowedOrigins: options.allowedOrigins,
-      files: options.files ? filesRoutes(options.files, options.sessionId, secret) : null,
-    },
-  );
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.signalingPort, options.host, () => resolve());
-  });
-  // From here on, viewers and the service wait on this process's event loop.
-  const stopWatch = watchEventLoop(log);
-  void (app.untilReady ?? Promise.resolve()).then(() => announceReady());
-  // The application's preparation and the WebRTC stack (about 25 ms, half of it holding up the event loop) run
-  // once the service can see the application ready, not before: the first offer comes a page change later, and
-  // awaits the stack anyway (Viewer.answer). Either failing still fails the start. An application without a
-  // preparation, whose readiness waits for something else (the display host's program), loads the stack at once.
-  if (app.prepare) {
-    let waited: NodeJS.Timeout | undefined;
-    await Promise.race([
-      firstProbe,
-      new Promise((resolve) => (waited = setTimeout(resolve, options.probeWaitMs ?? PROBE_WAIT_MS))),
-    ]);
-    clearTimeout(waited);
-    // The probe's answer is written once its handler's promises settle.
-    await new Promise((resolve) => setImmediate(resolve));
+      this.log(`viewer ${viewer.id} left (${this.viewerMap.size} left)`);
+    });
   }
-  try {
-    app.prepare?.();
-    await Promise.all([loadWebRtc(), options.sound ? loadOpus() : undefined]);
-  } catch (error) {
-    stopWatch();
-    server.closeAllConnections();
-    server.close();
-    throw error;
-  }
-  const address = server.address();
-  return {
-    signalingPort: typeof address === 'object' && address ? address.port : options.signalingPort,
-    fanout,
-    health,
-    viewers: () => viewers.size,
-    broadcast(message, to = 'all') {
-      if (to === 'control') return people.controller()?.sendMessage(message);
-      for (const viewer of viewers.values())
-        if (to === 'all' || !viewer.watchOnly) viewer.sendMessage(message);
-    },
-    async close() {
-      stopWatch();
-      people.close();
-      for (const viewer of [...viewers.values()]) viewer.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }

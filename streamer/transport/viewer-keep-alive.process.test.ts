@@ -8,7 +8,8 @@ import { KEEP_ALIVE_EVERY_MS, KEEP_ALIVE_MESSAGE, type AppMessage } from '../../
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
 import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
-import { startStreamServer, type StreamServer } from './stream-server.ts';
+import { Scope } from './scope.ts';
+import { StreamServer } from './stream-server.ts';
 import { KEEP_ALIVE_TIMEOUT_MS } from './viewer-liveness.ts';
 
 /** A watch-only viewer (`?mode=watch`) and what it receives on `messages`. */
@@ -38,7 +39,8 @@ describe('viewers that send keep-alives, and one that sends none', () => {
   it('drops the one whose keep-alives stop within 5 s, and keeps the others', async () => {
     const seen: string[] = [];
     const counts: [number, number][] = [];
-    server = await startStreamServer(
+    const stream = new StreamServer(
+      new Scope(),
       {
         sessionId: 'keep-alive',
         host: '127.0.0.1',
@@ -49,16 +51,14 @@ describe('viewers that send keep-alives, and one that sends none', () => {
         allowedOrigins: null,
         viewerSecret: null,
       },
-      {
-        // A query, so that it reaches the application from a viewer not in control (the first one is).
-        queries: new Set(['hello']),
-        onInput: () => undefined,
-        onMessage: (message) => (seen.push(message.event_type), []),
-        readiness: () => ({ width: 320, height: 240, fps: 30 }),
-        onViewers: (count, controlling) => void counts.push([count, controlling]),
-      },
+      // A query, so that it reaches the application from a viewer not in control (the first one is).
+      { queries: new Set(['hello']), size: () => ({ width: 320, height: 240, fps: 30 }) },
     );
-    const base = `http://127.0.0.1:${server.signalingPort}`;
+    server = stream;
+    stream.on('message', (message) => void seen.push(message.event_type));
+    stream.on('viewers', (count, controlling) => void counts.push([count, controlling]));
+    await stream.listen();
+    const base = `http://127.0.0.1:${stream.signalingPort}`;
     // Another WHEP client: it never sends a keep-alive, nor anything else.
     const silent = await openViewer(base);
     closers.push(() => silent.drop());
@@ -85,7 +85,7 @@ describe('viewers that send keep-alives, and one that sends none', () => {
     // The watcher, which keeps sending them, and the silent one, which never did, are still there.
     expect(counts.at(-1)).toEqual([2, 1]);
     await new Promise((resolve) => setTimeout(resolve, 2 * KEEP_ALIVE_EVERY_MS));
-    expect(server.viewers()).toBe(2);
+    expect(stream.viewers()).toBe(2);
 
     expect(seen).toEqual(['hello']);
     // A watch-only viewer may send them: no refusal came back (only who is here, as to everyone).

@@ -28,15 +28,7 @@ async function realOffer(withAudio = false): Promise<string> {
   return sdp;
 }
 
-const handlers = {
-  onVideoOpen() {},
-  onInput() {},
-  onMessage: () => [],
-  onClosed() {},
-  queries: new Set<string>(),
-  controls: () => true,
-  onPeople() {},
-};
+const rules = { queries: new Set<string>(), controls: () => true };
 const options = {
   host: '127.0.0.1',
   mediaPort: 0,
@@ -52,15 +44,26 @@ function section(answer: string, kind: string): string {
   return answer.split(/(?=^m=)/m).find((s) => s.startsWith(`m=${kind}`)) ?? '';
 }
 
-describe('Viewer.answer', () => {
+/** A viewer that answered `offer`, and its answer. */
+async function answered(offer: string, info: ReturnType<typeof parseOffer>, given = options) {
+  const viewer = await Viewer.open(given, rules);
+  return { viewer, answer: await viewer.answer(offer, info) };
+}
+
+describe("a viewer's answer", () => {
   it('refuses, as the offer’s fault, an offer that passes the parser but not the WebRTC stack', async () => {
     // Text after the fingerprint's last byte: every character is one SDP allows, so only
     // libdatachannel notices. The fuzzing of the WHEP endpoint found this one.
     const offer = (await realOffer()).replace(/^(a=fingerprint:sha-256 \S+)$/m, '$1%ff%fe');
     const info = parseOffer(offer);
-    const answered = Viewer.answer(offer, info, options, handlers);
-    await expect(answered).rejects.toBeInstanceOf(OfferError);
-    await expect(answered).rejects.toThrow(/refused: .*fingerprint/);
+    const viewer = await Viewer.open(options, rules);
+    const closed = new Promise<void>((resolve) => viewer.once('closed', resolve));
+    const answer = viewer.answer(offer, info);
+    await expect(answer).rejects.toBeInstanceOf(OfferError);
+    await expect(answer).rejects.toThrow(/refused: .*fingerprint/);
+    // A viewer whose offer failed is closed, and says so (the stream server then gives its places back).
+    await closed;
+    expect(viewer.isClosed).toBe(true);
   });
 
   it('answers the playout-delay extension the offer has, only when asked to', async () => {
@@ -68,7 +71,7 @@ describe('Viewer.answer', () => {
     const info = parseOffer(offer);
     expect(info.playoutDelayExtId).toBe(6);
     for (const zeroPlayoutDelay of [true, false]) {
-      const { viewer, answer } = await Viewer.answer(offer, info, { ...options, zeroPlayoutDelay }, handlers);
+      const { viewer, answer } = await answered(offer, info, { ...options, zeroPlayoutDelay });
       viewer.close();
       expect(answer.includes(`a=extmap:6 ${PLAYOUT_DELAY_URI}`)).toBe(zeroPlayoutDelay);
       expect(viewer.playoutDelayExtId).toBe(zeroPlayoutDelay ? 6 : null);
@@ -80,7 +83,7 @@ describe('Viewer.answer', () => {
     const info = parseOffer(offer);
     expect(info).toMatchObject({ audioMid: '1', audioPayloadType: 111 });
     for (const audio of [true, false]) {
-      const { viewer, answer } = await Viewer.answer(offer, info, { ...options, audio }, handlers);
+      const { viewer, answer } = await answered(offer, info, { ...options, audio });
       viewer.close();
       const sound = section(answer, 'audio');
       // An application without sound makes the section inactive, and the video is answered either way.
@@ -96,7 +99,7 @@ describe('Viewer.answer', () => {
     const offer = await realOffer(false);
     const info = parseOffer(offer);
     expect(info.audioMid).toBeNull();
-    const { viewer, answer } = await Viewer.answer(offer, info, { ...options, audio: true }, handlers);
+    const { viewer, answer } = await answered(offer, info, { ...options, audio: true });
     viewer.close();
     expect(section(answer, 'audio')).toBe('');
     expect(viewer.audio).toBeNull();

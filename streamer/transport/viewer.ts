@@ -4,6 +4,7 @@
  * it, and carries its two data channels. Every viewer shares the one media port through
  * libjuice's UDP mux.
  */
+import { EventEmitter } from 'node:events';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { DataChannel, PeerConnection, Track } from 'node-datachannel';
 import {
@@ -35,30 +36,35 @@ function loadedWebRtc(): typeof import('node-datachannel') {
   return webrtc;
 }
 
-/** What the application does with a viewer's events. */
-export interface ViewerHandlers {
+/** What happens on a viewer's connection, as the stream server hears it. */
+export interface ViewerEvents {
   /** The video track opened: start sending it packets. */
-  onVideoOpen(viewer: Viewer): void;
+  videoOpen: [];
   /** The audio track opened: start sending it packets (`viewer.audio`). */
-  onAudioOpen?(viewer: Viewer): void;
-  onInput(event: InputEvent, viewer: Viewer): void;
-  /** Returns the answers to send back on `messages`. */
-  onMessage(message: AppMessage, viewer: Viewer): AppMessage[];
+  audioOpen: [];
+  /** An input event, of a viewer in control. */
+  input: [event: InputEvent];
+  /** A `messages` event, of a viewer in control or a query of anyone's: the answers go back by `sendMessage`. */
+  message: [message: AppMessage];
+  /** One of PEOPLE_REQUESTS (protocol/people.ts), from any viewer: the stream server's, never the application's. */
+  people: [message: AppMessage];
   /** The viewer's `messages` channel opened: the application may greet it there. */
-  onMessagesOpen?(viewer: Viewer): void;
-  /** The viewer is gone (DELETE, failure, silence); called once. */
-  onClosed(viewer: Viewer): void;
+  messagesOpen: [];
   /** A message of the viewer was dropped: malformed, or over its rate (viewer-traffic.ts). */
-  onDropped?(why: Drop, viewer: Viewer): void;
+  dropped: [why: Drop];
+  /** The viewer is gone (DELETE, failure, silence); once. */
+  closed: [];
+}
+
+/** What a viewer asks the stream server at each event, since the answer changes while it is connected. */
+export interface ViewerRules {
   /** `messages` events that change nothing (queries): the only ones a viewer not in control may send. */
   queries: ReadonlySet<string>;
   /**
    * Whether the viewer is in control now (people-hub.ts): only its input and its messages other than queries
-   * reach the application. Asked at each event, since control changes hands while the viewer is connected.
+   * reach the application.
    */
   controls(viewer: Viewer): boolean;
-  /** One of PEOPLE_REQUESTS (protocol/people.ts), from any viewer: the stream server's, never the application's. */
-  onPeople(message: AppMessage, viewer: Viewer): void;
 }
 
 /** What a viewer not in control is told when it sends a message that would change the application. */
@@ -83,7 +89,7 @@ export interface ViewerOptions {
 const GATHER_TIMEOUT_MS = 3000;
 
 /** A connected (or connecting) viewer. */
-export class Viewer implements RtpSink {
+export class Viewer extends EventEmitter<ViewerEvents> implements RtpSink {
   readonly id = randomUUID();
   readonly ssrc = randomBytes(4).readUInt32BE(0) || 1;
   payloadType = 96;
@@ -103,12 +109,13 @@ export class Viewer implements RtpSink {
   /** Packets heard from the viewer (RTCP on its tracks, data-channel messages): proof that it is still there. */
   private readonly liveness: ViewerLiveness;
   /** What the data channels may carry, and how fast. */
-  private readonly traffic = new ViewerTraffic((why) => this.handlers.onDropped?.(why, this));
+  private readonly traffic = new ViewerTraffic((why) => this.emit('dropped', why));
 
   private constructor(
     private readonly options: ViewerOptions,
-    private readonly handlers: ViewerHandlers,
+    private readonly rules: ViewerRules,
   ) {
+    super();
     this.watchOnly = options.watchOnly;
     this.pc = new (loadedWebRtc().PeerConnection)(this.id, {
       iceServers: [],
@@ -127,20 +134,18 @@ export class Viewer implements RtpSink {
     this.watchdog.unref();
   }
 
-  /** Answers `offer`; resolves with the viewer and its complete (non-trickle) SDP answer. */
-  static async answer(
-    offer: string,
-    info: OfferInfo,
-    options: ViewerOptions,
-    handlers: ViewerHandlers,
-  ): Promise<{ viewer: Viewer; answer: string }> {
+  /** A viewer yet to answer its offer (`answer`): its events may be listened to before any can come. */
+  static async open(options: ViewerOptions, rules: ViewerRules): Promise<Viewer> {
     await loadWebRtc();
-    const viewer = new Viewer(options, handlers);
+    return new Viewer(options, rules);
+  }
+
+  /** Answers `offer`; resolves with the complete (non-trickle) SDP answer. A viewer whose offer fails is closed. */
+  async answer(offer: string, info: OfferInfo): Promise<string> {
     try {
-      const answer = await viewer.negotiate(offer, info);
-      return { viewer, answer };
+      return await this.negotiate(offer, info);
     } catch (err) {
-      viewer.close();
+      this.close();
       throw err;
     }
   }
@@ -174,7 +179,7 @@ export class Viewer implements RtpSink {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.watchdog);
-    this.handlers.onClosed(this);
+    this.emit('closed');
     try {
       this.pc.close();
     } catch {
@@ -208,7 +213,7 @@ export class Viewer implements RtpSink {
       const track = pc.addTrack(video);
       this.track = track;
       track.onOpen(() => {
-        if (!this.closed) this.handlers.onVideoOpen(this);
+        if (!this.closed) this.emit('videoOpen');
       });
       // Receiver reports and keyframe requests: nothing to do with them, but they prove the viewer is alive.
       track.onMessage(() => this.liveness.heard());
@@ -261,7 +266,7 @@ export class Viewer implements RtpSink {
       send: (packet) => this.sendOn(track, packet),
     };
     track.onOpen(() => {
-      if (!this.closed) this.handlers.onAudioOpen?.(this);
+      if (!this.closed) this.emit('audioOpen');
     });
     track.onMessage(() => this.liveness.heard());
   }
@@ -270,7 +275,7 @@ export class Viewer implements RtpSink {
     const label = dc.getLabel();
     if (label === MESSAGES_CHANNEL) {
       this.messages = dc;
-      const opened = () => void (!this.closed && this.handlers.onMessagesOpen?.(this));
+      const opened = () => void (!this.closed && this.emit('messagesOpen'));
       if (dc.isOpen()) opened();
       else dc.onOpen(opened);
       dc.onMessage((msg) => {
@@ -279,20 +284,20 @@ export class Viewer implements RtpSink {
         if (!message) return;
         // The player's, for this viewer's liveness alone: the application never sees it, a watcher may send it.
         if (message.event_type === KEEP_ALIVE_EVENT) return this.liveness.keptAlive();
-        if (PEOPLE_REQUESTS.has(message.event_type)) return this.handlers.onPeople(message, this);
-        if (!this.handlers.queries.has(message.event_type) && !this.handlers.controls(this)) {
+        if (PEOPLE_REQUESTS.has(message.event_type)) return void this.emit('people', message);
+        if (!this.rules.queries.has(message.event_type) && !this.rules.controls(this)) {
           this.sendMessage({ event_type: 'error', payload: { message: NOT_IN_CONTROL_MESSAGE } });
           return;
         }
-        for (const reply of this.handlers.onMessage(message, this)) this.sendMessage(reply);
+        this.emit('message', message);
       });
     } else if (label === INPUT_CHANNEL) {
       this.input = dc;
       dc.onMessage((msg) => {
         this.liveness.heard();
-        if (!this.handlers.controls(this)) return;
+        if (!this.rules.controls(this)) return;
         const event = this.traffic.inputEvent(msg);
-        if (event) this.handlers.onInput(event, this);
+        if (event) this.emit('input', event);
       });
     }
   }

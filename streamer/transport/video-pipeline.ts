@@ -1,0 +1,133 @@
+/**
+ * The video of one application, made in its scope: the encoder (ffmpeg), the fan-out of its RTP to the viewers,
+ * the resizes a viewer asks for (at most one a second, resize-throttle.ts) and, where asked, the watch that a
+ * ready stream keeps sending (picture-watch.ts). What draws the frames is the application's: the sample's scene
+ * or the display host's capture. The encoder's packets, a resize and the ways the video ends are typed events.
+ */
+import { EventEmitter } from 'node:events';
+import { resizedTo, type StreamerOptions } from './args.ts';
+import { Encoder, type EncoderOptions } from './encoder.ts';
+import { chooseEncoder, type PixelFormat } from './ffmpeg-args.ts';
+import { PictureWatch } from './picture-watch.ts';
+import { ResizeThrottle } from './resize-throttle.ts';
+import { VideoFanout } from './rtp.ts';
+import type { Scope } from './scope.ts';
+import type { StreamSize } from './stream-server.ts';
+
+export interface VideoEvents {
+  /** Each RTP datagram of the encoder, once the viewers have it. */
+  packet: [packet: Buffer];
+  /** The stream is at a new size (the encoder has restarted at it): what draws the frames follows. */
+  resized: [size: StreamSize];
+  /** The video can never stream: its encoder failed before its first frame. */
+  failed: [reason: string];
+  /** A watched stream sent nothing for long (`watchPicture`). */
+  stalled: [reason: string];
+}
+
+/** Chooses the encoder and starts it at `size`; `log` says which was chosen. */
+export type StartEncoder = (
+  options: StreamerOptions,
+  encoder: Omit<EncoderOptions, 'encoder'>,
+  size: StreamSize,
+  log: (line: string) => void,
+) => Promise<Encoder>;
+
+/** The real encoder: the codec's best ffmpeg encoder on this machine (ffmpeg-args.ts `chooseEncoder`). */
+export const startChosenEncoder: StartEncoder = async (options, encoderOptions, size, log) => {
+  const choice = await chooseEncoder(options.codec);
+  log(`encoding ${choice.reason}`);
+  const encoder = new Encoder({ ...encoderOptions, encoder: choice.encoder });
+  await encoder.start(size);
+  return encoder;
+};
+
+/** The reason an application gives up when its encoder died before it ever sent a frame, or null. */
+function encoderNeverStarted(fanout: VideoFanout, reason: string): string | null {
+  return fanout.packets === 0 ? `the video encoder failed before its first frame: ${reason}` : null;
+}
+
+export class VideoPipeline extends EventEmitter<VideoEvents> {
+  /** Where the encoder's RTP goes: the stream server's viewers. */
+  readonly fanout: VideoFanout;
+  private current: StreamSize;
+  private running: Encoder | null = null;
+  private watch: PictureWatch | null = null;
+  private readonly resizes: ResizeThrottle;
+
+  constructor(
+    private readonly scope: Scope,
+    private readonly options: StreamerOptions,
+    private readonly log: (line: string) => void,
+    /** How the frames lay out their pixels; the encoder's default (RGBA) unless told. */
+    private readonly pixelFormat?: PixelFormat,
+  ) {
+    super();
+    this.current = { width: options.width, height: options.height, fps: options.fps };
+    this.fanout = new VideoFanout(options.fps, options.codec);
+    // Each resize restarts the encoder: at most one a second, the last size asked for winning.
+    this.resizes = scope.use(new ResizeThrottle((width, height) => this.apply(width, height)), (made) =>
+      made.close(),
+    );
+  }
+
+  /** The stream's size now. */
+  get size(): StreamSize {
+    return this.current;
+  }
+
+  /** The running encoder; `start` first. */
+  get encoder(): Encoder {
+    if (!this.running) throw new Error('The video encoder has not been started yet.');
+    return this.running;
+  }
+
+  /** Starts the encoder at the stream's size, in the scope. */
+  async start(startEncoder: StartEncoder = startChosenEncoder): Promise<Encoder> {
+    const encoderOptions: Omit<EncoderOptions, 'encoder'> = {
+      ...(this.pixelFormat ? { pixelFormat: this.pixelFormat } : {}),
+      stillPath: this.options.stillPath,
+      onPacket: (packet) => {
+        this.fanout.push(packet);
+        this.emit('packet', packet);
+      },
+      onUnexpectedExit: (reason) => {
+        // Ready does not wait for the first frame, so a start that can never stream must end the session.
+        const fatal = encoderNeverStarted(this.fanout, reason);
+        if (fatal) return void this.emit('failed', fatal);
+        this.log(`${reason}; restarting it`);
+        this.fanout.restart();
+      },
+    };
+    const encoder = await startEncoder(this.options, encoderOptions, this.current, this.log);
+    this.running = this.scope.use(encoder, (made) => made.stop());
+    return encoder;
+  }
+
+  /** From now on, a stream that sends nothing for long fails: a ready session would keep its viewers waiting. */
+  watchPicture(): void {
+    this.watch = this.scope.use(
+      new PictureWatch(
+        () => this.fanout.packets,
+        (reason) => this.emit('stalled', reason),
+      ),
+      (made) => made.close(),
+    );
+  }
+
+  /** A viewer asked for this size: applied now or within the second (resize-throttle.ts). */
+  resize(width: number, height: number): void {
+    this.resizes.resize(width, height);
+  }
+
+  private apply(width: number, height: number): boolean {
+    const next = resizedTo(width, height, this.options, this.current);
+    if (!next) return false;
+    this.current = { ...this.current, ...next };
+    this.fanout.restart();
+    this.encoder.resize(this.current);
+    this.watch?.reset();
+    this.emit('resized', this.current);
+    return true;
+  }
+}
