@@ -13,7 +13,7 @@ import { cpuSeconds } from '../bench/stats.ts';
 import { RESIZE_INTERVAL_MS } from '../streamer/transport/resize-throttle.ts';
 import { INPUT_RATE, type DropCounts } from '../streamer/transport/viewer-traffic.ts';
 import { figure } from './support/profile.ts';
-import { processesWith, until } from './support/service.ts';
+import { displayHostOf, until } from './support/service.ts';
 import { viewerTicket } from './support/session.ts';
 import { TERMINAL_CATALOG, useSuiteService } from './support/suite-service.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
@@ -49,16 +49,6 @@ let cpuBefore = 0;
 afterAll(async () => {
   await viewer?.close();
 });
-
-/**
- * The session's display host: of the processes that name the session, the one that runs its entry point (the
- * service's bundle of it, or its source).
- */
-function hostOf(id: string): number | undefined {
-  return processesWith(id).find((pid) =>
-    /dist-apps\/display\.mjs|streamer\/display\/main\.ts/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
-  );
-}
 
 /** The direct children of `pid`: their name and state (`Z`: exited, not yet waited for). */
 function childrenOf(pid: number): { pid: number; name: string; state: string }[] {
@@ -128,7 +118,7 @@ function encoderRestarts(): number {
 beforeAll(async () => {
   await suite.start();
   ({ id: sessionId, signaling } = await suite.session('terminal', 'small'));
-  host = hostOf(sessionId) ?? 0;
+  host = displayHostOf(sessionId) ?? 0;
   expect(host).toBeGreaterThan(0);
   viewer = await openViewer(signaling, 20_000, await ticket('control'));
   cpuBefore = cpuSeconds(host);

@@ -2,7 +2,7 @@
  * How a sandboxed session fails (CONTRACT section 17): its display host killed outright leaves neither its program,
  * its X server nor their files behind; a memory hog fails its own session in words while the service stays up.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
@@ -10,7 +10,7 @@ import { processesRunning, startHostileService, uidOf } from './support/sandbox.
 import { readySession } from './support/session.ts';
 import {
   alive,
-  processesWith,
+  displayHostOf,
   removeWorkDir,
   stopStartedServices,
   until,
@@ -51,9 +51,7 @@ describe('a display host killed outright', () => {
     const before = cookies();
     const session = await readySession(service, 'hostile', 'tight');
     const uid = 1_500_000_000 + Number(new URL(session.signaling).port);
-    const host = processesWith(session.id).find((pid) =>
-      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--session-id'),
-    );
+    const host = displayHostOf(session.id);
     expect(host).toBeDefined();
     // Its X server runs in a sandbox of its own, as the session's user.
     const xvfb = processesRunning('Xvfb', true).filter((pid) => uidOf(pid) === uid);

@@ -22,7 +22,7 @@ import { processesRunning, uidOf } from './support/sandbox.ts';
 import { readySession, viewerTicket } from './support/session.ts';
 import { openViewer, type Viewer } from './support/whep-viewer.ts';
 import {
-  processesWith,
+  displayHostOf,
   removeWorkDir,
   startService,
   stopStartedServices,
@@ -276,9 +276,7 @@ describe('an X server in the sandbox', () => {
     expect(names).toContain('DISPLAY');
     expect(names.filter((name) => name.startsWith('STREAMGATE_'))).toEqual([]);
     // On the host: the display host and all it started (its X server's and program's sandboxes, the encoder).
-    const host = processesWith(session.id).find((pid) =>
-      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--session-id'),
-    );
+    const host = displayHostOf(session.id);
     if (host === undefined) throw new Error('no display host of the session');
     const all = tree(host);
     expect(all.length).toBeGreaterThanOrEqual(5);

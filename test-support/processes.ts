@@ -6,20 +6,41 @@ function stateOf(pid: number | string): string | undefined {
   return /\)\s+(\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
 }
 
-/** Pids of every live process whose command line contains `marker` (a session id, a directory). */
+/** Whether a process names `marker` in its command line or its environment (where a session's id travels). */
+function names(pid: string, marker: string): boolean {
+  if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(marker)) return true;
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(marker);
+  } catch {
+    // Another user's process, where the test does not run as root.
+    return false;
+  }
+}
+
+/**
+ * Pids of every live process that names `marker` (a session id, a directory) in its command line or its
+ * environment: an application is given its session's id in its environment (protocol/launch.ts), and a test
+ * that looked at command lines only would find none of them and call every session clean.
+ */
 export function processesWith(marker: string): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
       // A zombie has exited; only its parent's wait is missing.
-      if (stateOf(name) !== 'Z' && cmdline.split('\0').join(' ').includes(marker)) found.push(Number(name));
+      if (stateOf(name) !== 'Z' && names(name, marker)) found.push(Number(name));
     } catch {
       // gone while we looked
     }
   }
   return found;
+}
+
+/** The session's display host: of the processes that name the session, the one that runs its entry point. */
+export function displayHostOf(sessionId: string): number | undefined {
+  return processesWith(sessionId).find((pid) =>
+    /dist-apps\/display\.mjs|streamer\/display\/main\.ts/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
+  );
 }
 
 /** Whether a process is alive (and not a zombie). */

@@ -2,7 +2,6 @@
  * Shared by the session tests: requests that launch the stand-in application, manager options with
  * small timeouts, and waiting for a condition without timing assertions.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { canBind } from '../server/runners/port-pool.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 import { LocalRunner, type LocalRunnerOptions } from '../server/runners/local.ts';
 import { createSessionManager } from '../server/sessions/manager.ts';
+import { processesWith } from './processes.ts';
 import { STAND_IN_FILE, standInDir } from './stand-in-bundle.ts';
 import type { ProfileSettings } from '../server/catalog/model.ts';
 import type { SessionManagerOptions } from '../server/sessions/options.ts';
@@ -153,20 +153,9 @@ export async function tearDown(
   if (dataDir) await removeDir(dataDir);
 }
 
-/** Live processes whose command line names the session (the stand-in is always given its id). */
+/** Live processes that name the session in their command line or environment (test-support/processes.ts). */
 export function sessionProcesses(sessionId: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(sessionId) && isAlive(Number(name))) {
-        found.push(Number(name));
-      }
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return found;
+  return processesWith(sessionId);
 }
 
 /**

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { startService as startHarnessService, type Service } from '../../test-support/service.ts';
 
 export { repoRoot as root, stopStartedServices, type Service } from '../../test-support/service.ts';
-export { alive, processesWith } from '../../test-support/processes.ts';
+export { alive, displayHostOf, processesWith } from '../../test-support/processes.ts';
 export { until } from '../../test-support/until.ts';
 
 export interface ServiceOptions {
