@@ -96,6 +96,36 @@ export default tseslint.config(
               message:
                 'A runner imports nothing of the sessions: what both need belongs to the runner (server/runners/runner.ts).',
             },
+            // The streaming applications' floors, each on the ones below: runtime and files, then media (the
+            // encoders and RTP), then transport (the stream server and its viewers), then the two applications.
+            {
+              target: ['./streamer/runtime', './streamer/files'],
+              from: ['./streamer/media', './streamer/transport', './streamer/display', './streamer/sample'],
+              message:
+                'streamer/runtime and streamer/files are the floor every application stands on: they import none of the floors above.',
+            },
+            {
+              target: './streamer/media',
+              from: ['./streamer/transport', './streamer/display', './streamer/sample'],
+              message:
+                'streamer/media (encoders, RTP) knows nothing of the viewers or the applications above it.',
+            },
+            {
+              target: './streamer/transport',
+              from: ['./streamer/display', './streamer/sample'],
+              message:
+                'The stream server knows nothing of the applications that use it; they talk in its typed events.',
+            },
+            {
+              target: './streamer/display',
+              from: './streamer/sample',
+              message: 'The display host and the sample application share only the floors below them.',
+            },
+            {
+              target: './streamer/sample',
+              from: './streamer/display',
+              message: 'The display host and the sample application share only the floors below them.',
+            },
             {
               target: './protocol',
               from: ['./server', './streamer', './src'],

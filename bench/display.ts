@@ -21,7 +21,7 @@ import { freePort, freeUdpPort } from '../e2e/support/ports';
 import { installWhepClient, type WhepPageApi } from '../e2e/support/whep-test-client.ts';
 import { cpuSeconds as cpu, median, quantile } from './stats';
 import { descendantNamed } from '../streamer/display/x-server.ts';
-import { stopChild } from '../streamer/transport/lifecycle';
+import { stopChild } from '../streamer/runtime/lifecycle';
 
 declare const whep: WhepPageApi;
 

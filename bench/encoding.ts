@@ -22,7 +22,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TO_YUV, videoArgs, type EncoderSize } from '../streamer/transport/ffmpeg-args.ts';
+import { TO_YUV, videoArgs, type EncoderSize } from '../streamer/media/ffmpeg-args.ts';
 import { median } from './stats';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -47,7 +47,7 @@ const terminalScript = (go: string) =>
     `while [ ! -e ${go} ]; do sleep 0.05; done`,
     'sleep 0.5',
     'for n in 34 26 18 10; do clear; ls -l /usr/lib | head -n $n; sleep 0.4; done',
-    'for i in 1 2 3; do echo "build step $i of 3: compiling streamer/transport/encoder.ts"; sleep 0.3; done',
+    'for i in 1 2 3; do echo "build step $i of 3: compiling streamer/media/encoder.ts"; sleep 0.3; done',
     'printf "$ "',
     'sleep 60',
   ].join('; ');

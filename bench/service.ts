@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stopChild } from '../streamer/transport/lifecycle';
+import { stopChild } from '../streamer/runtime/lifecycle';
 
 const root = path.resolve(import.meta.dirname, '..');
 

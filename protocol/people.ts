@@ -105,3 +105,6 @@ export function namedViewer(payload: Json, field: 'to' | 'id'): string | null {
   const v = payload[field];
   return isId(v) ? v : null;
 }
+
+/** Who an application's event is for: every viewer, the one in control, or the session's owners. */
+export type Audience = 'all' | 'control' | 'owners';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuSeconds } from '../bench/stats.ts';
-import { RESIZE_INTERVAL_MS } from '../streamer/transport/resize-throttle.ts';
+import { RESIZE_INTERVAL_MS } from '../streamer/media/resize-throttle.ts';
 import { INPUT_RATE, type DropCounts } from '../streamer/transport/viewer-traffic.ts';
 import { figure } from './support/profile.ts';
 import { displayHostOf, until } from './support/service.ts';

@@ -56,11 +56,33 @@ describe('the back end imports one way', () => {
     ]);
     const protocol = await importProblems(
       'protocol/x.ts',
-      "import { even } from '../streamer/transport/args.ts';\nexport const x = even;\n",
+      "import { even } from '../streamer/runtime/stream-options.ts';\nexport const x = even;\n",
     );
     expect(protocol).toEqual([
       expect.stringContaining('protocol/ is shared by every side and imports none of them.'),
     ]);
+  });
+
+  it('refuses a floor of the streaming applications importing one above it', async () => {
+    const transport = await importProblems(
+      'streamer/transport/x.ts',
+      "import { startDisplayHost } from '../display/display-host.ts';\nexport const x = startDisplayHost;\n",
+    );
+    expect(transport).toEqual([
+      expect.stringContaining('The stream server knows nothing of the applications that use it'),
+    ]);
+    const media = await importProblems(
+      'streamer/media/x.ts',
+      "import { StreamServer } from '../transport/stream-server.ts';\nexport const x = StreamServer;\n",
+    );
+    expect(media).toEqual([
+      expect.stringContaining('streamer/media (encoders, RTP) knows nothing of the viewers'),
+    ]);
+    const below = await importProblems(
+      'streamer/transport/x.ts',
+      "import { VideoFanout } from '../media/rtp.ts';\nimport { Scope } from '../runtime/scope.ts';\nexport const x = [VideoFanout, Scope];\n",
+    );
+    expect(below).toEqual([]);
   });
 
   it('lets the shared folders through, and a test import anything', async () => {

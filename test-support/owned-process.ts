@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { answers } from './until.ts';
-import { stopChild } from '../streamer/transport/lifecycle.ts';
+import { stopChild } from '../streamer/runtime/lifecycle.ts';
 
 export interface OwnedProcessOptions {
   /** What it is, for messages: "The service", "The application". */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { canBind } from '../../server/runners/port-pool.ts';
 import { partsSeeingPrograms } from '../../test-support/display-parts.ts';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
-import { Encoder } from '../transport/encoder.ts';
+import { Encoder } from '../media/encoder.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';
 import { parseLaunch, sandboxSettings } from '../../protocol/launch.ts';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { AppMessage } from '../../protocol/data-channels.ts';
-import type { Scope } from '../transport/scope.ts';
+import type { Scope } from '../runtime/scope.ts';
 import type { StreamApplication, StreamEvents } from '../transport/stream-server.ts';
 import type { Viewer } from '../transport/viewer.ts';
 import { DISPLAY_PARTS, startDisplayHost, type DisplayParts } from './display-host.ts';

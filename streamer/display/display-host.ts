@@ -1,21 +1,21 @@
 /**
  * The display host: streams any X11 program. Per session a private X display (display.ts), the program
- * in it (program.ts), the display captured when it changes and encoded by ffmpeg (video-pipeline.ts), and the
+ * in it (program.ts), the display captured when it changes and encoded by ffmpeg (media/video-pipeline.ts), and the
  * shared stream server (tickets, viewers, data channels) of the sample application. Viewer input becomes real X input
  * (display-input.ts); `resize` changes the captured size and fits the program's windows to it; text travels
  * on the clipboard both ways. What the program plays goes to a sound server of its own (sound-server.ts), whose
  * sink's monitor is sent as the stream's Opus track, unless the profile turns sound off.
  *
- * Each part makes what it owns in one scope (scope.ts) as it is made, and the parts talk in typed events: a start
+ * Each part makes what it owns in one scope (runtime/scope.ts) as it is made, and the parts talk in typed events: a start
  * that fails at any step, and `close`, undo all of it, newest first.
  */
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import { OPEN_FILE_EVENT } from '../../protocol/files.ts';
-import type { StreamerOptions } from '../transport/args.ts';
-import { Scope } from '../transport/scope.ts';
+import type { StreamerOptions } from '../runtime/stream-options.ts';
+import { Scope } from '../runtime/scope.ts';
 import { StreamServer } from '../transport/stream-server.ts';
-import type { StreamingApp } from '../transport/streaming-app.ts';
-import { startChosenEncoder, VideoPipeline, type StartEncoder } from '../transport/video-pipeline.ts';
+import type { StreamingApp } from '../runtime/streaming-app.ts';
+import { startChosenEncoder, VideoPipeline, type StartEncoder } from '../media/video-pipeline.ts';
 import type { Viewer } from '../transport/viewer.ts';
 import { openSessionFiles } from '../files/session.ts';
 import { DamageCapture } from './capture.ts';

@@ -6,11 +6,11 @@
  */
 import { EventEmitter } from 'node:events';
 import type { AppMessage } from '../../protocol/data-channels.ts';
-import type { StreamerOptions } from '../transport/args.ts';
-import { bandwidthOf } from '../transport/ffmpeg-args.ts';
-import type { Scope } from '../transport/scope.ts';
-import type { AppEnd } from '../transport/streaming-app.ts';
-import type { VideoPipeline } from '../transport/video-pipeline.ts';
+import type { StreamerOptions } from '../runtime/stream-options.ts';
+import { bandwidthOf } from '../media/ffmpeg-args.ts';
+import type { Scope } from '../runtime/scope.ts';
+import type { AppEnd } from '../runtime/streaming-app.ts';
+import type { VideoPipeline } from '../media/video-pipeline.ts';
 import { ByteBudget } from './byte-budget.ts';
 import { DamageCapture } from './capture.ts';
 import { cursorMessage } from './cursor-png.ts';

@@ -15,7 +15,7 @@ import {
   type Launch,
 } from '../../protocol/launch.ts';
 import { startDisplayHost, type DisplayHost } from './display-host.ts';
-import { installStop, servingLine } from '../transport/lifecycle.ts';
+import { installStop, servingLine } from '../runtime/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[display] ${line}\n`);
 

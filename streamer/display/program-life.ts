@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { programEnding, Tail } from './program-ending.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
 import type { SoundServer } from './sound-server.ts';
-import { stopChild } from '../transport/lifecycle.ts';
+import { stopChild } from '../runtime/lifecycle.ts';
 
 /** How a program ended: 0 when it exited 0, else 1, and why in words. */
 export interface Ending {

@@ -20,7 +20,7 @@ import { FILES_FOLDER_NAME } from '../../protocol/files.ts';
 import { findHierarchy, oomKillsIn, SessionCgroup } from '../../sandbox/cgroups.ts';
 import type { SandboxSettings } from '../../protocol/launch.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
-import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { spawnIsolated } from '../runtime/spawn-isolated.ts';
 
 /** The program's sandbox, ready to start it. */
 export interface ProgramSandbox {

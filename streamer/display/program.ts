@@ -5,9 +5,9 @@
  * display is started in it; the rest once the display is there.
  */
 import type { AppMessage } from '../../protocol/data-channels.ts';
-import type { StreamerOptions } from '../transport/args.ts';
-import type { Scope } from '../transport/scope.ts';
-import type { AppEnd } from '../transport/streaming-app.ts';
+import type { StreamerOptions } from '../runtime/stream-options.ts';
+import type { Scope } from '../runtime/scope.ts';
+import type { AppEnd } from '../runtime/streaming-app.ts';
 import type { openSessionFiles, SessionFiles } from '../files/session.ts';
 import type { Display } from './display.ts';
 import { openFile } from './file-opening.ts';

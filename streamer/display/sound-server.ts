@@ -25,8 +25,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_HOME, SANDBOX_SOUND_DIR } from '../../sandbox/bwrap.ts';
-import { AudioStream, CHANNELS, PcmFrames, SAMPLE_RATE } from '../transport/audio.ts';
-import { spawnIsolated } from '../transport/spawn-isolated.ts';
+import { AudioStream, CHANNELS, PcmFrames, SAMPLE_RATE } from '../media/audio.ts';
+import { spawnIsolated } from '../runtime/spawn-isolated.ts';
 import { SOUND_DIR_PREFIX } from '../../sandbox/leftovers.ts';
 
 /** The null sink the program plays into; the host reads its monitor. */

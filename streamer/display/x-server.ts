@@ -21,8 +21,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnIsolated } from '../transport/spawn-isolated.ts';
-import { stopChild } from '../transport/lifecycle.ts';
+import { spawnIsolated } from '../runtime/spawn-isolated.ts';
+import { stopChild } from '../runtime/lifecycle.ts';
 import type { ProgramSandbox } from './program-sandbox.ts';
 import {
   FRAMEBUFFER_DIR_PREFIX,

@@ -5,7 +5,7 @@
  */
 import { FILES_CHANGED_EVENT, type FilesChangedPayload } from '../../protocol/files.ts';
 import type { AppMessage } from '../../protocol/data-channels.ts';
-import type { Audience } from '../transport/stream-server.ts';
+import type { Audience } from '../../protocol/people.ts';
 import type { FilesFolder } from './folder.ts';
 import { makeSessionFolder } from './place.ts';
 

@@ -4,13 +4,13 @@
  * and the tests call. It is the display host's skeleton (display-host.ts) with the scene (scene-loop.ts) in place
  * of the display and the program: every part makes what it owns in one scope, and they talk in typed events.
  */
-import type { StreamerOptions } from '../transport/args.ts';
-import { AudioStream } from '../transport/audio.ts';
-import { Scope } from '../transport/scope.ts';
+import type { StreamerOptions } from '../runtime/stream-options.ts';
+import { AudioStream } from '../media/audio.ts';
+import { Scope } from '../runtime/scope.ts';
 import type { Health } from '../transport/signaling.ts';
 import { StreamServer } from '../transport/stream-server.ts';
-import type { StreamingApp } from '../transport/streaming-app.ts';
-import { VideoPipeline } from '../transport/video-pipeline.ts';
+import type { StreamingApp } from '../runtime/streaming-app.ts';
+import { VideoPipeline } from '../media/video-pipeline.ts';
 import { openSessionFiles } from '../files/session.ts';
 import { SceneLoop } from './scene-loop.ts';
 import { SampleSound } from './sound.ts';

@@ -5,7 +5,7 @@
  */
 import { LaunchError, parseLaunch, type Launch } from '../../protocol/launch.ts';
 import { startStreamer, type Streamer } from './app.ts';
-import { installStop, servingLine } from '../transport/lifecycle.ts';
+import { installStop, servingLine } from '../runtime/lifecycle.ts';
 
 const log = (line: string) => process.stderr.write(`[streamer] ${line}\n`);
 

@@ -5,10 +5,10 @@
  * messages. Its timer is in the application's scope.
  */
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
-import type { StreamerOptions } from '../transport/args.ts';
-import type { Scope } from '../transport/scope.ts';
-import type { StreamSize } from '../transport/stream-server.ts';
-import type { VideoPipeline } from '../transport/video-pipeline.ts';
+import type { StreamerOptions } from '../runtime/stream-options.ts';
+import type { Scope } from '../runtime/scope.ts';
+import type { StreamSize } from '../runtime/stream-options.ts';
+import type { VideoPipeline } from '../media/video-pipeline.ts';
 import { Scene, type SceneState } from './scene.ts';
 import type { SampleSound } from './sound.ts';
 

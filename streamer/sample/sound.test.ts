@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_BYTES, FRAME_MS, isSilent } from '../transport/audio.ts';
+import { FRAME_BYTES, FRAME_MS, isSilent } from '../media/audio.ts';
 import { BEEP_MS, SampleSound, type SoundClock } from './sound.ts';
 
 /** A clock that moves only when told, running the timers that fall due. */

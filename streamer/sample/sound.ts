@@ -4,7 +4,7 @@
  * Frames of 10 ms go to the session's AudioStream on a schedule measured from its start; a press or a key that
  * starts a sound makes its first frame at once and restarts the schedule from there.
  */
-import { FRAME_BYTES, FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioStream } from '../transport/audio.ts';
+import { FRAME_BYTES, FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioStream } from '../media/audio.ts';
 
 export const TONE_HZ = 440;
 export const BEEP_HZ = 660;

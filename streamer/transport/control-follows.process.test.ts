@@ -10,7 +10,7 @@ import { signTicket, type TicketScope } from '../../protocol/viewer-ticket.ts';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
 import { openViewer, type Viewer } from '../../test-support/whep-viewer.ts';
-import { Scope } from './scope.ts';
+import { Scope } from '../runtime/scope.ts';
 import { StreamServer } from './stream-server.ts';
 
 const SESSION = 'control-follows';

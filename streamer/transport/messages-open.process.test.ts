@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppMessage } from '../../protocol/data-channels.ts';
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
-import { Scope } from './scope.ts';
+import { Scope } from '../runtime/scope.ts';
 import { StreamServer } from './stream-server.ts';
 
 /** A real client (libdatachannel, as a browser would offer): recvonly VP8 and the two data channels. */

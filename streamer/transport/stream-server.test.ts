@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort, freeUdpPort } from '../../test-support/ports.ts';
-import { Scope } from './scope.ts';
+import { Scope } from '../runtime/scope.ts';
 import { StreamServer, type StreamApplication, type StreamServerOptions } from './stream-server.ts';
 
 const SIZE = { width: 320, height: 240, fps: 30 };

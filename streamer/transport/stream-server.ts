@@ -9,19 +9,21 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
-import { loadOpus, type AudioStream } from './audio.ts';
+import { loadOpus, type AudioStream } from '../media/audio.ts';
 import type { AppMessage, InputEvent } from '../../protocol/data-channels.ts';
 import type { Codec } from '../../protocol/launch.ts';
+import type { Audience } from '../../protocol/people.ts';
+import type { StreamSize } from '../runtime/stream-options.ts';
 import { MediaPortGuard } from './media-port.ts';
 import { PeopleHub } from './people-hub.ts';
-import { VideoFanout } from './rtp.ts';
+import { VideoFanout } from '../media/rtp.ts';
 import { parseOffer, withPeerAddress } from './sdp.ts';
 import { createSignalingServer, type Health } from './signaling.ts';
 import { ViewerAccess } from './viewer-access.ts';
 import { loadWebRtc, Viewer, type ViewerRules } from './viewer.ts';
-import { Scope } from './scope.ts';
+import { Scope } from '../runtime/scope.ts';
 import { INPUT_RATE, MESSAGES_RATE, noDrops, type Drop } from './viewer-traffic.ts';
-import { watchEventLoop } from './event-loop-watch.ts';
+import { watchEventLoop } from '../runtime/event-loop-watch.ts';
 import type { TicketScope } from '../../protocol/viewer-ticket.ts';
 import { announceReady } from '../../protocol/ready-line.ts';
 import type { FilesFolder } from '../files/folder.ts';
@@ -71,13 +73,6 @@ export interface StreamApplication {
   prepare?: () => void;
 }
 
-/** The size and rate of the stream, as /health gives them. */
-export interface StreamSize {
-  width: number;
-  height: number;
-  fps: number;
-}
-
 /** What happens among the viewers, as the application hears it. */
 export interface StreamEvents {
   /** An `input` event of the viewer in control. */
@@ -91,9 +86,6 @@ export interface StreamEvents {
   /** A viewer's `messages` channel opened. */
   messagesOpen: [viewer: Viewer];
 }
-
-/** Who an application event is for (`StreamServer.broadcast`). */
-export type Audience = 'all' | 'control' | 'owners';
 
 /** The log line of a viewer's first drop of each kind; later ones are only counted (/health). */
 const DROP_LINES: Record<Drop, string> = {
@@ -123,7 +115,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
    * The application's state for the service's probe, null until it is ready. Ready once the application says so
    * (CONTRACT section 11: it answers on its signaling port), not at its first keyframe: a viewer who connects sooner
    * gets that keyframe as it comes, and the launch's page, ticket and offer overlap the encoder's start (cold launch
-   * POST 297 -> 246 ms). An encoder that fails before its first frame ends the application (video-pipeline.ts).
+   * POST 297 -> 246 ms). An encoder that fails before its first frame ends the application (media/video-pipeline.ts).
    * Neither application becomes unready again.
    */
   readonly health: () => Health | null;

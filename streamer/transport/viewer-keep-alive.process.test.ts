@@ -8,7 +8,7 @@ import { KEEP_ALIVE_EVERY_MS, KEEP_ALIVE_MESSAGE, type AppMessage } from '../../
 import { freeUdpPort } from '../../test-support/ports.ts';
 import { until } from '../../test-support/until.ts';
 import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
-import { Scope } from './scope.ts';
+import { Scope } from '../runtime/scope.ts';
 import { StreamServer } from './stream-server.ts';
 import { KEEP_ALIVE_TIMEOUT_MS } from './viewer-liveness.ts';
 

@@ -15,7 +15,7 @@ import {
   type InputEvent,
 } from '../../protocol/data-channels.ts';
 import { PEOPLE_REQUESTS } from '../../protocol/people.ts';
-import type { RtpSink } from './rtp.ts';
+import type { RtpSink } from '../media/rtp.ts';
 import { OfferError, withoutAudio, withPlayoutDelay, withSingleCandidate, type OfferInfo } from './sdp.ts';
 import { ViewerLiveness } from './viewer-liveness.ts';
 import { ViewerTraffic, type Drop } from './viewer-traffic.ts';

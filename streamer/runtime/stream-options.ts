@@ -1,11 +1,18 @@
 /**
- * The stream's size as a viewer's `resize` changes it. What an application is started with is its launch
+ * What an application streams with, and the stream's size as a viewer's `resize` changes it. What an application is started with is its launch
  * (protocol/launch.ts): parsed there once, for the sample application and the display host alike.
  */
 import { even, type Launch } from '../../protocol/launch.ts';
 
 /** Everything an application streams with; a display host's program aside. */
 export type StreamerOptions = Omit<Launch, 'display'>;
+
+/** The size and rate of the stream, as /health gives them. */
+export interface StreamSize {
+  width: number;
+  height: number;
+  fps: number;
+}
 
 /**
  * The stream size a viewer's `resize` asks for: even, within the profile's maximum; null when it is

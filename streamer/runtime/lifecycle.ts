@@ -4,7 +4,7 @@
  * within a grace period, and a reason, if any, is the last line of its log: the service quotes it.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { StreamerOptions } from './args.ts';
+import type { StreamerOptions } from './stream-options.ts';
 
 /**
  * Ends `child`: `signal` (SIGTERM), then SIGKILL after `graceMs` if it is still there; resolves once it has

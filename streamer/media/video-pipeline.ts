@@ -5,14 +5,13 @@
  * or the display host's capture. The encoder's packets, a resize and the ways the video ends are typed events.
  */
 import { EventEmitter } from 'node:events';
-import { resizedTo, type StreamerOptions } from './args.ts';
+import { resizedTo, type StreamerOptions, type StreamSize } from '../runtime/stream-options.ts';
 import { Encoder, type EncoderOptions } from './encoder.ts';
 import { chooseEncoder, type PixelFormat } from './ffmpeg-args.ts';
 import { PictureWatch } from './picture-watch.ts';
 import { ResizeThrottle } from './resize-throttle.ts';
 import { VideoFanout } from './rtp.ts';
-import type { Scope } from './scope.ts';
-import type { StreamSize } from './stream-server.ts';
+import type { Scope } from '../runtime/scope.ts';
 
 export interface VideoEvents {
   /** Each RTP datagram of the encoder, once the viewers have it. */

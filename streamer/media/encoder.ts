@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { ffmpegArgs, type EncoderSize, type PixelFormat, type VideoEncoderName } from './ffmpeg-args.ts';
-import { spawnIsolated } from './spawn-isolated.ts';
+import { spawnIsolated } from '../runtime/spawn-isolated.ts';
 
 export interface EncoderOptions {
   /** ffmpeg executable; `ffmpeg` from PATH unless STREAMGATE_FFMPEG says otherwise. */

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseLaunch } from '../../protocol/launch.ts';
 import type { Encoder, EncoderOptions } from './encoder.ts';
-import { Scope } from './scope.ts';
-import type { StreamSize } from './stream-server.ts';
+import { Scope } from '../runtime/scope.ts';
+import type { StreamSize } from '../runtime/stream-options.ts';
 import { VideoPipeline, type StartEncoder } from './video-pipeline.ts';
 
 const options = parseLaunch(['--signaling-port', '49999', '--media-port', '49998'], {});
