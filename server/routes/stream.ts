@@ -8,10 +8,10 @@ import { NO_AUDIT, type Audit } from '../audit/audit.ts';
 import { isAdmin } from '../auth/tokens.ts';
 import type { Catalog } from '../catalog/model.ts';
 import { launchArguments, resolveLaunch } from '../catalog/queries.ts';
-import { checkArguments } from '../http/argument-limits.ts';
+import { checkArguments } from '../catalog/argument-limits.ts';
 import { contractRoute } from '../http/contract.ts';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts';
-import { enforceUserLimit } from '../http/user-limit.ts';
+import { enforceUserLimit } from '../sessions/user-limit.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { before, ownerFilter, requireSessions, sessionAccess } from './session-access.ts';
 import { launchDetail, sessionEvent } from './session-audit.ts';
@@ -54,7 +54,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (app,
       const target = resolveLaunch(catalog, body);
       const args = launchArguments(catalog, target, body.arguments);
       // Checked last, with no wait before create(): two requests of one user cannot both take the last place.
-      enforceUserLimit(userLimit, manager, request);
+      enforceUserLimit(userLimit, manager, request.principal);
       const record = await manager.create({
         ...target,
         owner: request.principal.user,

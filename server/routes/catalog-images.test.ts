@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageAddress, imageOrigins, imageProblem } from '../catalog/images.ts';
 import { parseCatalog } from '../catalog/load-catalog.ts';
 import { catalogImages } from './catalog-images.ts';
-import { contentSecurityPolicy } from './security-headers.ts';
+import { contentSecurityPolicy } from '../http/security-headers.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>';
 /** The start of a WebP file: enough for a server that only reads and sends it. */

@@ -10,7 +10,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { openApiDocument } from './validation.ts';
+import { openApiDocument } from '../http/validation.ts';
 
 const API_NOT_FOUND = 'No such endpoint; see /api/docs.';
 const NOT_BUILT =

@@ -3,22 +3,17 @@
  * that one user cannot take every GPU and queue place and lock everyone else out. Admins are not
  * limited; without a tokens file every caller is an admin.
  */
-import type { FastifyRequest } from 'fastify';
-import { isAdmin } from '../auth/tokens.ts';
-import type { SessionManager } from '../sessions/types.ts';
+import { isAdmin, type Principal } from '../auth/tokens.ts';
+import type { SessionManager } from './types.ts';
 import { DomainError } from '../errors.ts';
 
 /** A place frees only when a session ends, which nobody can foresee; a client that retries waits this. */
 export const USER_LIMIT_RETRY_SECONDS = 30;
 
-/** Throws a 429 with Retry-After when the caller already has `limit` sessions; null: no limit. */
-export function enforceUserLimit(
-  limit: number | null,
-  manager: SessionManager,
-  request: FastifyRequest,
-): void {
-  if (limit === null || isAdmin(request.principal)) return;
-  const active = manager.activeCount(request.principal.user);
+/** Throws a 429 with Retry-After when `caller` already has `limit` sessions; null: no limit. */
+export function enforceUserLimit(limit: number | null, manager: SessionManager, caller: Principal): void {
+  if (limit === null || isAdmin(caller)) return;
+  const active = manager.activeCount(caller.user);
   if (active < limit) return;
   throw new DomainError(
     429,
