@@ -4,8 +4,10 @@
  * the sample application N times, one after the other, as a user's program would: POST /stream, GET until ready,
  * a ticket, then a WHEP viewer (node-datachannel) until its first video packet. Prints the median and p90 of each,
  * the difference (what submission and scheduling cost), where a Slurm launch's time goes (slurmctld's log: submitted,
- * allocated; slurmd's: launched; the job's output file: its step started; the shared directory: the application's log
- * opened and its ports written, looked at every 10 ms), and the Slurm settings the figure
+ * allocated; slurmd's: launched; the job's output file: its step started; the job's own marks, written with its
+ * ports (job.started: its Node process began; job.entered: its code loaded; job.sandboxReady; job.appStarting;
+ * job.spawned; job.listening); the shared directory: the application's log opened and its ports written, looked at
+ * every 10 ms), and the Slurm settings the figure
  * depends on. It prints figures and asserts none.
  * Usage: npx tsx bench/slurm.ts [--runs 5]  (one test cluster at a time on a machine: none may be running)
  */
@@ -74,6 +76,12 @@ async function launchOnce(
   const ready = Date.now() - at;
   clearInterval(watcher);
   const seen: Record<string, number> = {};
+  // The job's own steps, as it wrote them with where it listens (slurm-job.ts): read before the session ends.
+  const placed = path.join(shared, `${id}.placed.json`);
+  if (existsSync(placed)) {
+    const marks = (JSON.parse(readFileSync(placed, 'utf8')) as { marks?: Record<string, number> }).marks;
+    for (const [name, time] of Object.entries(marks ?? {})) seen[`job.${name}`] = time - at;
+  }
   for (const [mark, name] of [
     ['appSpawned', `${id}.log`],
     ['portsWritten', `${id}.placed.json`],

@@ -29,7 +29,15 @@ async function nodeAddress(known: Record<string, string>): Promise<{ node: strin
   return { node, addr: found.addr };
 }
 
+/**
+ * When each step of the job was reached (ms since the epoch), written with where it listens: what the bench
+ * splits a launch's time by (bench/slurm.ts). `started` is the job process's own start.
+ */
+const marks: Record<string, number> = { started: Math.round(performance.timeOrigin) };
+const mark = (name: string) => (marks[name] = Date.now());
+
 async function main(): Promise<void> {
+  mark('entered');
   const [dir, sessionId] = process.argv.slice(2);
   if (!dir || !sessionId) throw new Error('usage: slurm-job.ts <shared directory> <session id>');
   const spec = JSON.parse(readFileSync(specFile(dir, sessionId), 'utf8')) as JobSpec;
@@ -38,6 +46,7 @@ async function main(): Promise<void> {
   const jobDir = path.join(dir, sessionId);
   const kit = spec.sandboxed ? await findSandboxKit() : null;
   const sandbox = kit ? await ServiceSandbox.prepare(jobDir, kit) : ServiceSandbox.unsandboxedForTests();
+  mark('sandboxReady');
   // Nodes of a test cluster share one machine: each job starts its search for ports at a place of its own.
   const { first, last } = spec.portRange;
   const offset = (Number(process.env.SLURM_JOB_ID ?? 0) * 2) % Math.max(2, Math.floor((last - first) / 2));
@@ -75,6 +84,7 @@ async function main(): Promise<void> {
   // Where the node cannot make a sandbox, a real program is refused there too, in the same words.
   const refusal = runner.refuses(spec.request);
   if (refusal) return end({ code: 1, signal: null, lastWords: refusal });
+  mark('appStarting');
   await runner.start(
     {
       sessionId,
@@ -84,11 +94,14 @@ async function main(): Promise<void> {
     },
     {
       // Written once the application says it listens (CONTRACT §18): one that never does is cancelled.
-      placed: (placement, announced) =>
+      placed: (placement, announced) => {
+        mark('spawned');
         void announced.then(() => {
           listening = true;
-          writePrivate(placedFile(dir, sessionId), { ...placement, node });
-        }),
+          mark('listening');
+          writePrivate(placedFile(dir, sessionId), { ...placement, node, marks });
+        });
+      },
       exited: (exit) => void end(exit),
       waiting: () => {},
       // Until it says it listens: a port lost before then is taken again on others, as on one machine.
