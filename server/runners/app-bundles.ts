@@ -8,7 +8,6 @@
 import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 export type AppName = 'streamer' | 'display' | 'slurm-job';
 
@@ -50,6 +49,9 @@ export async function prepareAppBundles(root: string, warn: (message: string) =>
       if (existsSync(out) && statSync(out).mtimeMs >= newest) continue;
       // Written beside and renamed: a service starting at the same moment never runs half a file.
       const temporary = `${out}.${process.pid}.tmp`;
+      // Loaded only to build: the applications and Slurm jobs that import this file to find their bundles
+      // would otherwise load esbuild at every start (about 25 ms).
+      const { build } = await import('esbuild');
       await build({
         entryPoints: [path.join(root, ENTRIES[app])],
         outfile: temporary,

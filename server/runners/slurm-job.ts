@@ -12,7 +12,6 @@ import { adoptAppBundles } from './app-bundles.ts';
 import { LocalRunner } from './local.ts';
 import { ServiceSandbox } from './service-sandbox.ts';
 import { exitFile, placedFile, specFile, writePrivate, type JobSpec } from './slurm-files.ts';
-import { SlurmTools } from './slurm-tools.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
 import { probeH264 } from '../../protocol/h264-encoder.ts';
 import type { RunExit } from './runner.ts';
@@ -20,10 +19,12 @@ import type { RunExit } from './runner.ts';
 /**
  * This node's address as Slurm knows it (NodeAddr): the one the application binds and the routes name. The
  * service's list of them at submission spares a call of sinfo (about 50 ms); a node added since is asked for.
+ * The Slurm tools are loaded only then: their JSON schemas (ajv) cost a job's every start about 80 ms.
  */
 async function nodeAddress(known: Record<string, string>): Promise<{ node: string; addr: string }> {
   const node = process.env.SLURMD_NODENAME ?? '';
   if (known[node]) return { node, addr: known[node] };
+  const { SlurmTools } = await import('./slurm-tools.ts');
   const found = (await new SlurmTools().nodes()).find((each) => each.name === node);
   if (!found) throw new Error(`Slurm does not know this node (${node || 'SLURMD_NODENAME is unset'})`);
   return { node, addr: found.addr };
