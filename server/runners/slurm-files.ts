@@ -29,7 +29,9 @@ export interface JobSpec {
 }
 
 export const specFile = (dir: string, id: string) => path.join(dir, `${id}.spec.json`);
-export const placedFile = (dir: string, id: string) => path.join(dir, `${id}.placed.json`);
+/** The end of the name of the file where a job says where its application listens. */
+export const PLACED = '.placed.json';
+export const placedFile = (dir: string, id: string) => path.join(dir, `${id}${PLACED}`);
 export const exitFile = (dir: string, id: string) => path.join(dir, `${id}.exit.json`);
 
 /** Writes a file whole: the reader never sees half of it. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SlurmRunner } from './slurm.ts';
-import { placedFile, specFile, type JobSpec } from './slurm-files.ts';
+import { placedFile, specFile, writePrivate, type JobSpec } from './slurm-files.ts';
 import { gpusOf, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type { RunExit, RunObserver } from './runner.ts';
@@ -46,8 +46,11 @@ class FakeCluster {
   cancelled: string[] = [];
   down = false;
   slowMs = 0;
+  /** Each tool run, by name, in order. */
+  ran: string[] = [];
   private next = 100;
   run = async (file: string, args: string[]): Promise<string> => {
+    this.ran.push(file);
     if (this.down) throw new SlurmUnavailable('the Slurm controller (slurmctld) does not answer');
     if (file === 'sbatch') {
       this.submitted.push(args);
@@ -216,6 +219,24 @@ describe('the Slurm runner', () => {
     await writeFile(placedFile(dir, 's1'), JSON.stringify(placement));
     await vi.advanceTimersByTimeAsync(100);
     expect(heard.placed).toEqual([{ host: '10.77.0.12', ports: placement.ports, handle: { job: '100' } }]);
+    await slurm.close();
+  });
+
+  it('places the session as its job writes where it listens, without asking squeue first', async () => {
+    const slurm = runner();
+    await slurm.open();
+    const told = observer();
+    // Resolved by the directory's watch alone: no timer is advanced, so no poll runs meanwhile.
+    const placed = new Promise((resolve) => (told.placed = resolve));
+    await slurm.start(spec('s1'), told);
+    Object.assign(cluster.jobs.get('100')!, { state: 'RUNNING', node: 'node2' });
+    await vi.advanceTimersByTimeAsync(100);
+    const before = cluster.ran.length;
+    const placement = { host: '10.77.0.12', ports: { signaling: 47010, media: 47011 }, handle: { pid: 5 } };
+    // As the job writes it: whole, by a rename.
+    writePrivate(placedFile(dir, 's1'), placement);
+    expect(await placed).toEqual({ host: '10.77.0.12', ports: placement.ports, handle: { job: '100' } });
+    expect(cluster.ran.slice(before)).toEqual([]);
     await slurm.close();
   });
 

@@ -11,7 +11,7 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { appBundles, appEntry } from './app-bundles.ts';
 import { repoRoot } from './local-spawn.ts';
-import { exitFile, placedFile, specFile, type JobSpec } from './slurm-files.ts';
+import { exitFile, PLACED, placedFile, specFile, type JobSpec } from './slurm-files.ts';
 import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
 import { endingWords, waitingWords } from './slurm-words.ts';
 import type {
@@ -91,7 +91,8 @@ export class SlurmRunner implements Runner {
     // 250 ms later). On a shared file system that does not report other hosts' writes (NFS), the poll remains.
     try {
       this.watcher = watch(this.options.dir, (_event, name) => {
-        if (name?.endsWith('.placed.json') || name?.endsWith('.exit.json')) void this.poll();
+        if (name?.endsWith(PLACED) && this.placedNow(name.slice(0, -PLACED.length))) return;
+        if (name?.endsWith(PLACED) || name?.endsWith('.exit.json')) void this.poll();
       });
       this.watcher.unref();
       this.watcher.on('error', () => this.watcher?.close());
@@ -319,6 +320,21 @@ export class SlurmRunner implements Runner {
       this.tracked.delete(sessionId);
       observer.exited(this.ending(sessionId, job));
     }
+  }
+
+  /**
+   * A job that wrote where it listens is running: its session is placed as the file appears, without asking
+   * squeue first (a call of 30 to 300 ms on the busy test cluster, the last step before ready). How it ends is
+   * still Slurm's word, at the next look.
+   */
+  private placedNow(sessionId: string): boolean {
+    const tracked = this.tracked.get(sessionId);
+    if (!tracked?.jobId || !tracked.observer || tracked.placed) return false;
+    const placement = this.placement(sessionId, tracked.jobId);
+    if (!placement) return false;
+    tracked.placed = true;
+    tracked.observer.placed(placement, Promise.resolve());
+    return true;
   }
 
   private placement(sessionId: string, jobId: string): Placement | undefined {
