@@ -218,7 +218,6 @@ async function jwtAgainstStaticToken(stops: (() => Promise<void>)[]): Promise<Co
     port: SIGNED_IN_PORT,
     catalog: CATALOG,
     env: { ...issuer.env(), STREAMGATE_TOKENS: tokensFile, STREAMGATE_PORT_RANGE: SESSION_PORTS },
-    credential: `Bearer ${staticToken}`,
   });
   stops.push(signedIn.stop);
   const server: Server = { base: signedIn.base, cpu: async () => cpuSeconds(signedIn.pid) * 1e6 };

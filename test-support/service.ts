@@ -77,6 +77,8 @@ export interface ServiceOptions {
   shellPrefix?: string;
   /** How long it may take to answer /healthz; default 60 s. */
   readyWithinMs?: number;
+  /** Keep only this many last characters of its output (a bench's long run); default all of it. */
+  keepOutput?: number;
 }
 
 export interface Service {
@@ -181,6 +183,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       readyUrl: `${url}/healthz`,
       readyWithinMs: options.readyWithinMs ?? 60_000,
       graceMs: 15_000,
+      keepOutput: options.keepOutput,
       // As scripts/start.ts does: a test process that dies, even by SIGKILL, closes the channel, and the service
       // then stops by itself and ends its sessions (`child.disconnect()` is that launcher gone).
       ipc: true,
