@@ -3,17 +3,11 @@ import react from '@vitejs/plugin-react';
 
 /**
  * Tests that start real processes (Xvfb, ffmpeg, the sample application, the stand-in application or the
- * service): `*.process.test.ts`, and the files listed until their owners rename them. They wait on real time,
- * which no fake timer can hurry, and share two cores, so they run one file at a time in a project of their own.
+ * service) are named `*.process.test.ts`. They wait on real time, which no fake timer can hurry, and share two
+ * cores, so they run one file at a time in a project of their own.
  * Every other test of the service, the applications and the sandbox runs in-process on fake or injected time.
  */
-const processTests = [
-  '**/*.process.test.ts',
-  'server/sessions/manager*.test.ts',
-  'server/private-files.test.ts',
-  'server/sessions/program-exit.test.ts',
-  'server/sessions/service-lock.test.ts',
-];
+const processTests = ['**/*.process.test.ts'];
 
 export default defineConfig({
   plugins: [react()],
