@@ -63,13 +63,11 @@ describe('a waiting session on its page', { timeout: 30_000 }, () => {
     // 4.25 s after the page opened.
     await act(() => vi.advanceTimersByTimeAsync(4_250 - first - pollDelay(2)));
     await answered(() => expect(polls).toBe(answers.length));
-    // Ready: the player takes over (jsdom has no WebRTC, so it cannot play, which is enough here); its start runs
-    // on short timers of its own, done within 50 ms.
-    await act(() => vi.advanceTimersByTimeAsync(50));
+    // Ready: the player takes over (jsdom has no WebRTC, so it cannot play, which is enough here).
     await answered(() => expect(screen.getByText(/This browser cannot play the stream/)).toBeInTheDocument());
     expect(screen.queryByRole('heading', { name: 'Waiting for a free GPU' })).not.toBeInTheDocument();
     // A session that is ready is polled at the slower pace: no seventh poll comes in the next 3.5 s.
-    await act(() => vi.advanceTimersByTimeAsync(3_450));
+    await act(() => vi.advanceTimersByTimeAsync(3_500));
     expect(polls).toBe(answers.length);
   });
 
