@@ -382,17 +382,23 @@ describe('ViewerPage', () => {
       close() {}
     }
     vi.stubGlobal('RTCPeerConnection', Stuck);
+    await import('./viewer-page');
+    useFakeTime();
     try {
       server.use(
         http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
         http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
       );
       renderRoute(`/sessions/${sessionId}`);
-      expect(await screen.findByLabelText('Session stream', {}, loading)).toBeInTheDocument();
+      await answered(() => expect(screen.getByLabelText('Session stream')).toBeInTheDocument());
       expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
       expect(screen.getByRole('button', { name: 'End session' })).toBeInTheDocument();
       expect(screen.queryByRole('list', { name: 'Message log' })).not.toBeInTheDocument();
-      expect(await screen.findByRole('list', { name: 'Message log' }, { timeout: 3000 })).toBeInTheDocument();
+      // Half a second later they come, though it still connects, and not a moment before.
+      await act(() => vi.advanceTimersByTimeAsync(499));
+      expect(screen.queryByRole('list', { name: 'Message log' })).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(screen.getByRole('list', { name: 'Message log' })).toBeInTheDocument();
       expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
     } finally {
       vi.unstubAllGlobals();
