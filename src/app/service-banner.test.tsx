@@ -1,7 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reportReachable } from '../lib/service-status';
+import { probeDelay } from './use-service-probe';
+import { answered, useFakeTime } from '../test/fake-time';
 import { apps } from '../test/fixtures';
 import { renderRoute } from '../test/render';
 import { api, http, HttpResponse, server } from '../test/server';
@@ -29,27 +31,35 @@ function serveCatalog(state: { mode: 'up' | 'down' | 'proxy'; items: typeof apps
 describe('service banner', { timeout: 30_000 }, () => {
   // The status is module state; a test that ends during an outage must not leave it to the next one.
   afterEach(() => reportReachable());
+  // The catalog's code is loaded on real time once, so that tests on fake time find it loaded.
+  beforeAll(() => import('../features/catalog/components/catalog-page'), 30_000);
 
   it('appears on a network failure, keeps the data shown, and goes when the service answers again', async () => {
+    useFakeTime();
     const state = { mode: 'up' as 'up' | 'down' | 'proxy', items: apps.slice(0, 2), probes: 0 };
     serveCatalog(state);
     const { queryClient } = renderRoute('/apps');
-    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    await answered(() => expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument());
     expect(screen.queryByText(bannerText)).not.toBeInTheDocument();
 
     state.mode = 'down';
     await queryClient.refetchQueries({ queryKey: ['apps'] });
-    expect(await screen.findByText(bannerText, undefined, shown)).toBeInTheDocument();
+    await answered(() => expect(screen.getByText(bannerText)).toBeInTheDocument());
     // The data it had stays on the page, and the banner replaces the refetch's notice.
     expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
     expect(screen.queryByText(/Could not refresh/)).not.toBeInTheDocument();
 
     // The service comes back with a new application: no user action, the probe finds it and pages refetch.
+    // The first probe comes after its pause, not before.
     state.items = apps;
     state.mode = 'up';
-    await waitFor(() => expect(screen.queryByText(bannerText)).not.toBeInTheDocument());
-    expect(state.probes).toBeGreaterThan(0);
-    expect(await screen.findByRole('link', { name: 'Evil App' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(probeDelay(0) - 1));
+    expect(state.probes).toBe(0);
+    expect(screen.getByText(bannerText)).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await answered(() => expect(screen.queryByText(bannerText)).not.toBeInTheDocument());
+    expect(state.probes).toBe(1);
+    await answered(() => expect(screen.getByRole('link', { name: 'Evil App' })).toBeInTheDocument());
   });
 
   it('treats a proxy 502 as the service being down, and Retry now probes at once', async () => {
@@ -73,10 +83,11 @@ describe('service banner', { timeout: 30_000 }, () => {
   });
 
   it('keeps Retry now as it is while the background probes run, and waits on it only when clicked', async () => {
+    useFakeTime();
     const state = { mode: 'up' as 'up' | 'down' | 'proxy', items: apps, probes: 0 };
     serveCatalog(state);
     const { queryClient } = renderRoute('/apps');
-    expect(await screen.findByRole('link', { name: 'USD Viewer' })).toBeInTheDocument();
+    await answered(() => expect(screen.getByRole('link', { name: 'USD Viewer' })).toBeInTheDocument());
     let release: () => void = () => undefined;
     let held = false;
     // The service goes down; its probes answer only when released, so that one in flight can be seen.
@@ -91,19 +102,24 @@ describe('service banner', { timeout: 30_000 }, () => {
       }),
     );
     await queryClient.refetchQueries({ queryKey: ['apps'] });
-    expect(await screen.findByText(bannerText, undefined, shown)).toBeInTheDocument();
+    await answered(() => expect(screen.getByText(bannerText)).toBeInTheDocument());
     const button = screen.getByRole('button', { name: 'Retry now' });
-    // A background probe is under way (the first comes after a second): the button stays as it was.
-    await waitFor(() => expect(held).toBe(true), shown);
+    // A background probe is under way (the first comes after its pause): the button stays as it was.
+    expect(state.probes).toBe(0);
+    await act(() => vi.advanceTimersByTimeAsync(probeDelay(0)));
+    await answered(() => expect(held).toBe(true));
+    expect(state.probes).toBe(1);
     expect(button).toBeEnabled();
     release();
-    await waitFor(() => expect(held).toBe(false));
-    // The person's own probe: the button waits for it.
-    await userEvent.click(button);
-    await waitFor(() => expect(held).toBe(true));
+    await answered(() => expect(held).toBe(false));
+    // The person's own probe, at once: the button waits for it. (fireEvent: user-event's clicks end by waiting
+    // on a timer, which Testing Library does not know to be fake under vitest.)
+    fireEvent.click(button);
+    await answered(() => expect(held).toBe(true));
+    expect(state.probes).toBe(2);
     expect(screen.getByRole('button', { name: 'Retry now' })).toBeDisabled();
     release();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Retry now' })).toBeEnabled());
+    await answered(() => expect(screen.getByRole('button', { name: 'Retry now' })).toBeEnabled());
   });
 
   it('shows no banner for answers of the service itself, errors included', async () => {

@@ -1,6 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { WAITING_POLL_MS } from '../../../lib/queries/session-queries';
 import { getStartedSessions } from '../../../lib/session-history';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
@@ -81,6 +82,9 @@ describe('launch wizard', { timeout: 30_000 }, () => {
   });
 
   it('on 202 opens the session page at once, which shows the queue and then the viewer when ready', async () => {
+    // Time runs on its own (the wizard's clicks end on timers) and is moved on by hand to the next poll.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
     serveCatalog();
     let polls = 0;
     server.use(
@@ -96,11 +100,10 @@ describe('launch wizard', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Waiting for a free GPU' })).toBeInTheDocument();
     expect(screen.getByText('1 session ahead')).toBeInTheDocument();
     expect(screen.queryByLabelText('Session stream')).not.toBeInTheDocument();
-    await waitFor(
-      () => expect(screen.queryByRole('heading', { name: 'Waiting for a free GPU' })).not.toBeInTheDocument(),
-      {
-        timeout: 5000,
-      },
+    // The next poll, within the waiting pace, finds it ready.
+    await act(() => vi.advanceTimersByTimeAsync(WAITING_POLL_MS));
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: 'Waiting for a free GPU' })).not.toBeInTheDocument(),
     );
     expect(screen.getByLabelText('Session stream')).toBeInTheDocument();
   });

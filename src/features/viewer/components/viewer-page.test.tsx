@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { pollDelay } from '../../../lib/queries/session-queries';
+import { answered, useFakeTime } from '../../../test/fake-time';
 import { apps, pending, profiles, ready, sessionId } from '../../../test/fixtures';
 
 const ticket = { ticket: 'control-ticket', scope: 'control', expires_at: '2030-01-01T00:00:00Z' };
@@ -91,6 +93,8 @@ describe('ViewerPage', () => {
   });
 
   it('says the session has ended when the service no longer knows it while it plays', async () => {
+    await import('./viewer-page');
+    useFakeTime();
     let gone = false;
     server.use(
       http.get(api('/stream/:id'), () =>
@@ -102,9 +106,11 @@ describe('ViewerPage', () => {
       http.get(api('/cfg/apps/*'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
     );
     renderRoute(`/sessions/${sessionId}`);
-    expect(await screen.findByText(/This browser cannot play the stream/, {}, loading)).toBeInTheDocument();
+    await answered(() => expect(screen.getByText(/This browser cannot play the stream/)).toBeInTheDocument());
     gone = true;
-    expect(await screen.findByText('This session has ended.', {}, { timeout: 15_000 })).toBeInTheDocument();
+    // The page learns of it at its next poll, at most the slowest pause of the polling policy later.
+    await act(() => vi.advanceTimersByTimeAsync(pollDelay(Infinity)));
+    await answered(() => expect(screen.getByText('This session has ended.')).toBeInTheDocument());
     expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
     // The name of what ran stays.
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('gone-app 2.0.0 (light)');
@@ -376,17 +382,23 @@ describe('ViewerPage', () => {
       close() {}
     }
     vi.stubGlobal('RTCPeerConnection', Stuck);
+    await import('./viewer-page');
+    useFakeTime();
     try {
       server.use(
         http.get(api('/stream/:id'), () => HttpResponse.json(ready)),
         http.post(api('/stream/:id/tickets'), () => HttpResponse.json(ticket, { status: 201 })),
       );
       renderRoute(`/sessions/${sessionId}`);
-      expect(await screen.findByLabelText('Session stream', {}, loading)).toBeInTheDocument();
+      await answered(() => expect(screen.getByLabelText('Session stream')).toBeInTheDocument());
       expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
       expect(screen.getByRole('button', { name: 'End session' })).toBeInTheDocument();
       expect(screen.queryByRole('list', { name: 'Message log' })).not.toBeInTheDocument();
-      expect(await screen.findByRole('list', { name: 'Message log' }, { timeout: 3000 })).toBeInTheDocument();
+      // Half a second later they come, though it still connects, and not a moment before.
+      await act(() => vi.advanceTimersByTimeAsync(499));
+      expect(screen.queryByRole('list', { name: 'Message log' })).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(screen.getByRole('list', { name: 'Message log' })).toBeInTheDocument();
       expect(screen.getByTestId('player-state')).toHaveTextContent('Connecting');
     } finally {
       vi.unstubAllGlobals();

@@ -47,14 +47,13 @@ describe('a shared watch link', () => {
   afterEach(() => vi.useRealTimers());
 
   it('stops for good when the owner stops sharing: it says so, and tries no more', async () => {
-    // Time runs on its own (the page loads lazily), and is moved on by hand at the end.
+    // Time runs on its own (the page loads lazily), and is moved on by hand past the first reconnect's pause.
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const offers = application(() => new HttpResponse('', { status: 401 }));
     await watchThenDropped();
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
     const reason = await screen.findByText(
       'The owner stopped sharing this session: this link no longer plays. Ask them for a new link to watch again.',
-      {},
-      { timeout: 5000 },
     );
     const alert = reason.closest<HTMLElement>('[role="alert"]')!;
     expect(within(alert).getByText('Sharing stopped')).toBeInTheDocument();
@@ -71,6 +70,8 @@ describe('a shared watch link', () => {
   });
 
   it('says the session has ended when it has: the door, asked when the application is gone, says so', async () => {
+    // Time runs on its own (the page loads lazily), and is moved on by hand past the first reconnect's pause.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     application(() => HttpResponse.error());
     const door: string[] = [];
     server.use(
@@ -80,7 +81,8 @@ describe('a shared watch link', () => {
       }),
     );
     await watchThenDropped();
-    const reason = await screen.findByText('This session has ended.', {}, { timeout: 8000 });
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    const reason = await screen.findByText('This session has ended.');
     const alert = reason.closest<HTMLElement>('[role="alert"]')!;
     expect(within(alert).getByText('Ended')).toBeInTheDocument();
     expect(screen.getByTestId('player-state')).toHaveTextContent('Ended');
