@@ -7,7 +7,6 @@
  *
  * The real manager's own behaviour (launching, readiness, health, durability) is tested in server/sessions/.
  */
-import { randomUUID } from 'node:crypto';
 import { CONTROL_TTL_S, type ViewerTickets } from '../server/auth/viewer-tickets.ts';
 import type { CatalogProfile } from '../server/catalog/model.ts';
 import { DomainError } from '../server/errors.ts';
@@ -19,6 +18,8 @@ import {
   startingMessage,
   waitingMessage,
 } from '../server/sessions/session-messages.ts';
+import { endedRecord } from '../server/sessions/ended-sessions.ts';
+import { pendingRecord } from '../server/sessions/session.ts';
 import {
   QueueFullError,
   type CapacityReport,
@@ -78,18 +79,7 @@ export class MemoryManager implements SessionManager {
     if (this.stopped) throw new Error('The session service is stopping.');
     const startsNow = this.queued().length === 0 && this.running().length < this.capacityOf;
     if (!startsNow && this.queued().length >= this.queueLimit) throw new QueueFullError(15);
-    const record: SessionRecord = {
-      id: randomUUID(),
-      owner: request.owner,
-      appId: request.app.id,
-      appName: request.app.name,
-      version: request.version,
-      profileId: request.profile.id,
-      arguments: request.arguments,
-      state: 'pending',
-      message: '',
-      createdAt: new Date().toISOString(),
-    };
+    const record = pendingRecord(request);
     this.held.set(record.id, { record, request, extendedMs: 0 });
     this.pump();
     return { ...record };
@@ -287,18 +277,7 @@ export class MemoryManager implements SessionManager {
 
   private recordEnd(held: Held, cause: EndCause, reason: string, by?: string): void {
     const { record } = held;
-    const ended: EndedSession = {
-      id: record.id,
-      owner: record.owner,
-      appId: record.appId,
-      version: record.version,
-      profileId: record.profileId,
-      createdAt: record.createdAt,
-      endedAt: new Date().toISOString(),
-      cause,
-      reason,
-      ...(by ? { endedBy: by } : {}),
-    };
+    const ended = endedRecord(record, { at: new Date().toISOString(), cause, reason, by });
     this.past.push(ended);
     for (const listener of this.listeners) listener(ended);
   }

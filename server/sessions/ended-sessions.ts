@@ -7,9 +7,28 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineFile } from '../state/line-file.ts';
-import type { EndedSession } from './types.ts';
+import type { EndCause, EndedSession, SessionRecord } from './types.ts';
 
 /** Ended sessions are shown this long at least. */
+/** The past record of a session that ended: who, what, when, and how it ended (`by`: the admin who ended it). */
+export function endedRecord(
+  record: SessionRecord,
+  ended: { at: string; cause: EndCause; reason: string; by?: string },
+): EndedSession {
+  return {
+    id: record.id,
+    owner: record.owner,
+    appId: record.appId,
+    version: record.version,
+    profileId: record.profileId,
+    createdAt: record.createdAt,
+    endedAt: ended.at,
+    cause: ended.cause,
+    reason: ended.reason,
+    ...(ended.by === undefined ? {} : { endedBy: ended.by }),
+  };
+}
+
 export const ENDED_RETENTION_MS = 30 * 24 * 3_600_000;
 /** At most this many are kept (the oldest go first): about 6 MB on disk, as many records in memory. */
 export const ENDED_LIMIT = 20_000;

@@ -18,7 +18,7 @@ import { openPrivateDir } from '../private-files.ts';
 import { sessionEncoder, type PersistedSession } from './saved-session.ts';
 import { Session, type SessionEvent, type SessionServices } from './session.ts';
 import { endMessage, label } from './session-messages.ts';
-import { EndedSessions } from './ended-sessions.ts';
+import { EndedSessions, endedRecord } from './ended-sessions.ts';
 import { restoreSessions } from './session-restore.ts';
 import { ServiceLock } from './service-lock.ts';
 import { issueTicket, stopSharing, tellSharingStopped, type Sharing } from './sharing.ts';
@@ -340,18 +340,12 @@ class Manager implements SessionManager {
   private ended(session: Session, cause: EndCause, failure?: string, by?: string): void {
     if (session.warm) return;
     const { record, request } = session;
-    const ended: EndedSession = {
-      id: record.id,
-      owner: record.owner,
-      appId: record.appId,
-      version: record.version,
-      profileId: record.profileId,
-      createdAt: record.createdAt,
-      endedAt: (cause === 'failed' && record.failedAt) || new Date().toISOString(),
+    const ended = endedRecord(record, {
+      at: (cause === 'failed' && record.failedAt) || new Date().toISOString(),
       cause,
       reason: cause === 'failed' ? (failure ?? record.message) : endMessage(request, cause, by),
-      ...(by === undefined ? {} : { endedBy: by }),
-    };
+      by,
+    });
     this.past.add(ended);
     for (const listener of this.endListeners) {
       try {

@@ -56,6 +56,22 @@ export const NEXT_PHASES = {
   gone: [],
 } as const satisfies Record<Phase, readonly Phase[]>;
 
+/** The record of a session just asked for: pending, with a new id, as the API first shows it. */
+export function pendingRecord(request: SessionRequest): SessionRecord {
+  return {
+    id: randomUUID(),
+    owner: request.owner,
+    appId: request.app.id,
+    appName: request.app.name,
+    version: request.version,
+    profileId: request.profile.id,
+    arguments: request.arguments,
+    state: 'pending',
+    message: '',
+    createdAt: new Date().toISOString(),
+  };
+}
+
 /** Whether the table lets a session go from `from` to `to`. */
 export function mayMove(from: Phase, to: Phase): boolean {
   return (NEXT_PHASES[from] as readonly Phase[]).includes(to);
@@ -161,18 +177,7 @@ export class Session implements PersistedSession {
     listener: SessionListener,
     warm = false,
   ): Session {
-    const record: SessionRecord = {
-      id: randomUUID(),
-      owner: request.owner,
-      appId: request.app.id,
-      appName: request.app.name,
-      version: request.version,
-      profileId: request.profile.id,
-      arguments: request.arguments,
-      state: 'pending',
-      message: '',
-      createdAt: new Date().toISOString(),
-    };
+    const record = pendingRecord(request);
     return new Session({ record, request, seq, warm }, 'queued', services, listener);
   }
 
