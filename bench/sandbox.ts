@@ -8,6 +8,7 @@
  *    launches the Terminal at 1280x720 (the display 1920x1080) through its API, nobody watches for 5 s, and
  *    each process below the service (this session's, the only one) is read: RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
  *    among their users, the fair share of one session). Target: at most 150 MB.
+ *    `npx tsx bench/sandbox.ts --memory 5` measures this alone, five times.
  * 3. The X server's start, on the host as the service's user and in the session's sandbox (its user, its control
  *    group, a bwrap of its own), by turns: from the start to a client connected (what a launch waits for before
  *    it starts the program). Target: the sandbox adds at most 30 ms (median) to a launch.
@@ -146,8 +147,8 @@ async function xServerStart(): Promise<void> {
   );
 }
 
-/** kB of `field` (Rss, Pss) in /proc/<pid>/smaps_rollup; 0 when the process is gone. */
-function memoryKb(pid: number, field: 'Rss' | 'Pss'): number {
+/** kB of `field` (Rss, Pss, Anonymous: what no file backs, the heaps and buffers) in /proc/<pid>/smaps_rollup; 0 when the process is gone. */
+function memoryKb(pid: number, field: 'Rss' | 'Pss' | 'Anonymous'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
       readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'),
@@ -222,12 +223,13 @@ profiles:
     for (let i = 0; i < 300 && (await fetch(`${api}/stream/${created.id}`)).status !== 200; i++)
       await sleep(100);
     await sleep(5_000);
-    const rows = new Map<string, { rss: number; pss: number; count: number }>();
+    const rows = new Map<string, { rss: number; pss: number; anon: number; count: number }>();
     for (const pid of descendants(service.pid)) {
       const name = commandOf(pid);
-      const row = rows.get(name) ?? { rss: 0, pss: 0, count: 0 };
+      const row = rows.get(name) ?? { rss: 0, pss: 0, anon: 0, count: 0 };
       row.rss += memoryKb(pid, 'Rss');
       row.pss += memoryKb(pid, 'Pss');
+      row.anon += memoryKb(pid, 'Anonymous');
       row.count++;
       rows.set(name, row);
     }
@@ -240,7 +242,7 @@ profiles:
       rss += row.rss;
       pss += row.pss;
       console.log(
-        `  ${name.padEnd(22)} x${row.count}  RSS ${(row.rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(row.pss / 1024).toFixed(1).padStart(6)} MB`,
+        `  ${name.padEnd(22)} x${row.count}  RSS ${(row.rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(row.pss / 1024).toFixed(1).padStart(6)} MB  of which anonymous ${(row.anon / 1024).toFixed(1).padStart(6)} MB`,
       );
     }
     console.log(
@@ -252,6 +254,13 @@ profiles:
   }
 }
 
-await programStart();
-await xServerStart();
-await idleSessionMemory();
+// `--memory [runs]`: the idle session's memory alone, that many times (a figure of several runs, as the target asks).
+const at = process.argv.indexOf('--memory');
+if (at < 0) {
+  await programStart();
+  await xServerStart();
+  await idleSessionMemory();
+} else {
+  const runs = Math.max(1, Number(process.argv[at + 1]) || 1);
+  for (let run = 0; run < runs; run++) await idleSessionMemory();
+}
