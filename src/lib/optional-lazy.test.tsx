@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Suspense, type ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { answered, useFakeTime } from '../test/fake-time';
 import { optionalLazy } from './optional-lazy';
 
 const unreachable = () =>
@@ -31,18 +32,14 @@ describe('optionalLazy', () => {
   });
 
   it('tries once per mount while its code cannot be downloaded, not again and again', async () => {
-    // Time runs on its own until the fallback shows, then is moved on by hand: a retry on a timer would come.
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      const load = vi.fn(() => Promise.reject<{ default: typeof Extra }>(unreachable()));
-      const Optional = optionalLazy(load, Plain);
-      renderIn(<Optional label="Hint" />);
-      expect(await screen.findByText('Hint, without its extras')).toBeInTheDocument();
-      await act(() => vi.advanceTimersByTimeAsync(5_000));
-      expect(load).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
+    // The clock stands still until the fallback shows, then is moved on by hand: a retry on a timer would come.
+    useFakeTime();
+    const load = vi.fn(() => Promise.reject<{ default: typeof Extra }>(unreachable()));
+    const Optional = optionalLazy(load, Plain);
+    renderIn(<Optional label="Hint" />);
+    await answered(() => screen.getByText('Hint, without its extras'));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('loads again at its next mount, and a mounted fallback stays put meanwhile', async () => {
