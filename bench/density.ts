@@ -15,8 +15,10 @@
  * on core 1 (taskset), on both sides alike.
  *
  * Usage: npm run bench -- density [--sessions 1,2,4] [--keys 30] [--sides streamgate,novnc] [--list]
- * (npm run bench builds the portal; npx tsx bench/density.ts after npm run build). `--list` prints every key's
- * time. Needs Xvfb, xterm, x11vnc, websockify, noVNC and Chromium (npm run setup), and root for the sandbox.
+ * [--watch browser] [--unpinned] (npm run bench builds the portal; npx tsx bench/density.ts after npm run build).
+ * `--list` prints every key's time; `--watch browser` has each busy session watched by a Chromium page that decodes
+ * it, `--unpinned` leaves every process on every core: the two ways the browser's work meets the servers'. Needs
+ * Xvfb, xterm, x11vnc, websockify, noVNC and Chromium (npm run setup), and root for the sandbox.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
