@@ -6,7 +6,8 @@
  * three that scrolled without end took 89-100 ms (median) and 243-280 ms (p95), against 48-57 and 126-180 ms with
  * its session weighing eight times as much (bench/density.ts, by turns; docs/performance.md "Many sessions on one
  * machine"). The boost ends a second after the last input, so a session that draws on its own, unwatched or
- * watched only, takes no more than its equal share.
+ * watched only, takes no more than its equal share; input comes only from the viewer in control, and the program
+ * stays within its own limit whatever its session weighs.
  */
 import { performanceClock, type FrameClock } from './capture.ts';
 
