@@ -28,6 +28,7 @@ import { openViewer, type Viewer } from '../test-support/whep-viewer';
 import { cpuSeconds, median, quantile } from './stats';
 import { KEY_PROBE, typeTimedKeys, type KeyToPhoton } from './key-probe';
 import { launchOnce } from './launch-split';
+import { json, readySession } from './ready-session';
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -203,38 +204,6 @@ function coturnPid(servicePid: number): number {
   throw new Error('No turnserver child of the service: is coturn installed (npm run setup)?');
 }
 
-async function json(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-/** A ready session of `app`: its id and its signaling URL. */
-async function readySession(apiURL: string, app: string): Promise<{ id: string; signaling: string }> {
-  const created = await json(`${apiURL}/stream`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: app, profile: 'follow' }),
-  });
-  const id = created.id as string;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await fetch(`${apiURL}/stream/${id}`);
-    if (res.status === 200) {
-      const body = (await res.json()) as {
-        routes: Record<string, { description: string; source_port: number }[]>;
-      };
-      const port = Object.values(body.routes)
-        .flat()
-        .find((route) => route.description === 'signaling')?.source_port;
-      return { id, signaling: `http://127.0.0.1:${port}` };
-    }
-    if (res.status === 410 || Date.now() > deadline)
-      throw new Error(`${app} did not start: ${await res.text()}`);
-    await sleep(200);
-  }
-}
-
 /** CPU (cores) of each pid over CPU_SECONDS, and the door's relayed bytes (Mbit/s) meanwhile. */
 async function cpuWhile(
   apiURL: string,
@@ -255,7 +224,7 @@ async function cpuWhile(
 
 /** N viewers of a scrolling terminal through the relay, then N direct ones: what each costs coturn and the service. */
 async function relayCpu(service: Service): Promise<void> {
-  const terminal = await readySession(service.api, 'terminal');
+  const terminal = await readySession(service.api, 'terminal', 'follow');
   const apiV6 = `http://[::1]:${service.port}/api`;
   const servicePid = service.child.pid as number;
   const viewers: Viewer[] = [];

@@ -41,6 +41,41 @@ window.nextKeyToPhoton = (whole) => new Promise((resolve) => {
 });
 `;
 
+/**
+ * The same `window.nextKeyToPhoton(whole)` for a picture drawn on a canvas (noVNC's, bench/vnc-sessions.ts)
+ * instead of a video: the first canvas of the page, compared whole (at a third of its size: a changed glyph still
+ * changes pixels), at each animation frame after the keydown. A canvas has no presentation time: the figure is
+ * the animation frame's own time stamp, the start of the frame that paints the change, which is no later than the
+ * frame's display (a video's expected display time is, if anything, later): it does not favour the video.
+ */
+export const CANVAS_KEY_PROBE = `
+window.nextKeyToPhoton = () => new Promise((resolve) => {
+  const source = document.querySelector('canvas');
+  const w = source.width, h = source.height;
+  const canvas = new OffscreenCanvas(Math.round(w / 3), Math.round(h / 3));
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const grab = () => { ctx.drawImage(source, 0, 0, canvas.width, canvas.height); return ctx.getImageData(0, 0, canvas.width, canvas.height).data; };
+  const before = grab();
+  let pressed = null;
+  document.addEventListener('keydown', (e) => { pressed = e.timeStamp; }, { capture: true, once: true });
+  const deadline = performance.now() + 3000;
+  const onFrame = (now) => {
+    if (pressed !== null && now >= pressed) {
+      const after = grab();
+      let changed = 0;
+      for (let i = 0; i < after.length; i += 4) {
+        const d = Math.abs(after[i] - before[i]) + Math.abs(after[i + 1] - before[i + 1]) + Math.abs(after[i + 2] - before[i + 2]);
+        if (d > 150) changed++;
+      }
+      if (changed > 2) return resolve({ ms: now - pressed, width: w, height: h });
+    }
+    if (performance.now() > deadline) return resolve(null);
+    requestAnimationFrame(onFrame);
+  };
+  requestAnimationFrame(onFrame);
+});
+`;
+
 /** What `window.nextKeyToPhoton` resolves with. */
 export type KeyToPhoton = { ms: number; width: number; height: number } | null;
 
@@ -51,16 +86,18 @@ export interface TimedKeys {
 }
 
 /**
- * Types `count` letters into the viewer `page` shows (its probe installed: KEY_PROBE), each timed to the presented
- * frame that shows it (`whole`: any change of the picture, else the sample application's "Last key" line). The
- * first click, at the picture's bottom right (away from the sample's panel), gives the viewer the keyboard.
+ * Types `count` letters into the viewer `page` shows (its probe installed: KEY_PROBE, or CANVAS_KEY_PROBE), each
+ * timed to the presented frame that shows it (`whole`: any change of the picture, else the sample application's
+ * "Last key" line). The first click, at the bottom right of `picture` (the portal's video by default; away from
+ * the sample's panel), gives the viewer the keyboard.
  */
 export async function typeTimedKeys(
   page: import('playwright-core').Page,
   count: number,
   whole = false,
+  picture = page.getByLabel('Session stream', { exact: true }),
 ): Promise<TimedKeys> {
-  const box = await page.getByLabel('Session stream', { exact: true }).boundingBox();
+  const box = await picture.boundingBox();
   if (!box) throw new Error('the video has no box');
   await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.9);
   await page.waitForTimeout(1_000);

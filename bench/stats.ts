@@ -1,5 +1,5 @@
 /** Small statistics and process figures the benchmarks share. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The middle value, or the mean of the two middle values of an even count; NaN for none. */
 export function median(values: readonly number[]): number {
@@ -28,4 +28,69 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds of process trees, split as a session's parts: its program, its X server, and the rest. */
+export interface TreeCpu {
+  /** The terminal (xterm) and all it runs. */
+  program: number;
+  /** Xvfb, which draws the program's picture. */
+  xServer: number;
+  /** Video encoders (ffmpeg). */
+  encoder: number;
+  /** Everything else: for Streamgate the service and display hosts; for VNC x11vnc and websockify. */
+  streaming: number;
+}
+
+/** The fields of /proc/<pid>/stat after the name; undefined once it is gone. */
+function statFields(pid: number): { comm: string; fields: string[] } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return { comm, fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The children of `pid`, whichever of its threads started them. */
+function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .split(' ')
+        .filter((word) => word !== '')
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * CPU seconds of every process under `roots` (the roots included), each with what its children used and it
+ * reaped (cutime, cstime: a scrolling shell's `ls` and `date` live a millisecond each), by part.
+ */
+export function treeCpu(roots: readonly number[]): TreeCpu {
+  const total: TreeCpu = { program: 0, xServer: 0, encoder: 0, streaming: 0 };
+  const queue = roots.map((pid) => ({ pid, inProgram: false }));
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const stat = statFields(next.pid);
+    if (!stat) continue;
+    const inProgram = next.inProgram || stat.comm === 'xterm';
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(stat.fields[i]));
+    const seconds = ((utime ?? 0) + (stime ?? 0) + (cutime ?? 0) + (cstime ?? 0)) / TICKS;
+    if (inProgram) total.program += seconds;
+    else if (stat.comm === 'Xvfb') total.xServer += seconds;
+    else if (stat.comm === 'ffmpeg') total.encoder += seconds;
+    else total.streaming += seconds;
+    queue.push(...childrenOf(next.pid).map((pid) => ({ pid, inProgram })));
+  }
+  return total;
 }

@@ -2,11 +2,18 @@
  * The control-group layout on both hierarchies, against folders that stand in for /sys/fs/cgroup (the kernel's
  * own behaviour, limits that bite, is tested with real programs in reliability/sandbox.test.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findHierarchy, joinCommand, oomKillsIn, SessionCgroup, sessionGroups } from './cgroups.ts';
+import {
+  findHierarchy,
+  joinCommand,
+  oomKillsIn,
+  SessionCgroup,
+  sessionGroups,
+  weighSession,
+} from './cgroups.ts';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -131,6 +138,34 @@ describe('SessionCgroup', () => {
     expect(oomKillsIn([path.join(root, 'none'), v1])).toBe(2);
     expect(oomKillsIn([v2])).toBe(1);
     expect(oomKillsIn([root])).toBe(0);
+  });
+});
+
+describe('weighSession', () => {
+  it("sets the v1 session's cpu.shares, in the cpu tree only, from its program folders", () => {
+    const tree = v1Tree();
+    const programs = ['memory', 'cpu', 'pids'].map((c) =>
+      path.join(tree, c, 'streamgate', SESSION, 'program'),
+    );
+    for (const dir of programs) mkdirSync(dir, { recursive: true });
+    // The kernel's default, in the only tree that has the file.
+    const shares = path.join(tree, 'cpu', 'streamgate', SESSION, 'cpu.shares');
+    writeFileSync(shares, '1024');
+    weighSession(programs, 8);
+    expect(readFileSync(shares, 'utf8')).toBe('8192');
+    weighSession(programs, 1);
+    expect(readFileSync(shares, 'utf8')).toBe('1024');
+    expect(existsSync(path.join(tree, 'memory', 'streamgate', SESSION, 'cpu.shares'))).toBe(false);
+  });
+
+  it("sets the v2 session's cpu.weight, and leaves alone a session whose groups are gone", () => {
+    const tree = v2Tree();
+    const session = path.join(tree, 'service.slice/sg.service/streamgate', SESSION);
+    mkdirSync(path.join(session, 'program'), { recursive: true });
+    writeFileSync(path.join(session, 'cpu.weight'), '100');
+    weighSession([path.join(session, 'program')], 8);
+    expect(readFileSync(path.join(session, 'cpu.weight'), 'utf8')).toBe('800');
+    expect(() => weighSession([path.join(tree, 'gone', SESSION, 'program')], 8)).not.toThrow();
   });
 });
 

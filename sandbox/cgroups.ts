@@ -181,6 +181,31 @@ export class SessionCgroup {
   }
 }
 
+/** A session's CPU weight when it weighs as one ordinary process: v1's `cpu.shares` default, v2's `cpu.weight`. */
+const BASE_WEIGHT = { 'cpu.shares': 1024, 'cpu.weight': 100 } as const;
+
+/**
+ * Makes session groups weigh `factor` times the base weight against the other sessions (1: equal to them, the
+ * kernel's default); `programDirs` are the session's `program` folders, one per tree, as `dirs('program')` gives
+ * them (a display host knows its session's groups by those). Only the trees with a CPU weight are written. A
+ * write that fails (a group removed at the session's end) leaves the weight as it was: it changes how soon the
+ * session's processes run, never whether they do.
+ */
+export function weighSession(programDirs: readonly string[], factor: number): void {
+  for (const dir of programDirs) {
+    const session = path.dirname(dir);
+    for (const [name, base] of Object.entries(BASE_WEIGHT)) {
+      const file = path.join(session, name);
+      if (!existsSync(file)) continue;
+      try {
+        writeFileSync(file, String(Math.round(base * factor)));
+      } catch {
+        // gone with its session
+      }
+    }
+  }
+}
+
 /** `oom_kill` of a memory group (v1 `memory.oom_control`, v2 `memory.events`); 0 where there is none. */
 export function oomKillsIn(dirs: readonly string[]): number {
   for (const dir of dirs) {

@@ -63,6 +63,8 @@ export async function makeOffer(network: ViewerNetwork = {}): Promise<{
   /** Held by whoever keeps the viewer: a native track whose last JS reference is collected goes silent. */
   track: Track;
   videoPackets: () => number;
+  videoBytes: () => number;
+  videoFrames: () => number;
 }> {
   const iceServers = turnServers(network.iceServers);
   const pc = new PeerConnection('viewer', {
@@ -76,7 +78,14 @@ export async function makeOffer(network: ViewerNetwork = {}): Promise<{
   // It also answers with receiver reports, as a browser does, which tell the application it is watched.
   track.setMediaHandler(new RtcpReceivingSession());
   let packets = 0;
-  track.onMessage(() => packets++);
+  let bytes = 0;
+  let frames = 0;
+  track.onMessage((message) => {
+    packets++;
+    bytes += message.length;
+    // RTP's marker bit ends a video frame.
+    if (((message[1] ?? 0) & 0x80) !== 0) frames++;
+  });
   const sdp = new Promise<string>((resolve) => pc.onLocalDescription((text) => resolve(text)));
   const gathered = new Promise<void>((resolve) =>
     pc.onGatheringStateChange((state) => {
@@ -86,10 +95,29 @@ export async function makeOffer(network: ViewerNetwork = {}): Promise<{
   const input = pc.createDataChannel('input');
   const messages = pc.createDataChannel('messages');
   const offer = await sdp;
-  if (iceServers.length === 0) return { sdp: offer, pc, input, messages, track, videoPackets: () => packets };
+  if (iceServers.length === 0)
+    return {
+      sdp: offer,
+      pc,
+      input,
+      messages,
+      track,
+      videoPackets: () => packets,
+      videoBytes: () => bytes,
+      videoFrames: () => frames,
+    };
   await gathered;
   const complete = pc.localDescription()?.sdp ?? offer;
-  return { sdp: complete, pc, input, messages, track, videoPackets: () => packets };
+  return {
+    sdp: complete,
+    pc,
+    input,
+    messages,
+    track,
+    videoPackets: () => packets,
+    videoBytes: () => bytes,
+    videoFrames: () => frames,
+  };
 }
 
 export interface Viewer {
@@ -112,6 +140,10 @@ export interface Viewer {
   track: Track;
   /** RTP packets of the video track received so far. */
   videoPackets(): number;
+  /** Their bytes (headers included). */
+  videoBytes(): number;
+  /** The video frames they completed (RTP packets with the marker bit). */
+  videoFrames(): number;
   /** The candidate pair in use (its local candidate's type says `relay` through a TURN relay); null before. */
   selectedPair(): {
     local: { type: string; address: string };
@@ -135,7 +167,7 @@ export async function openViewer(
   network: ViewerNetwork = {},
 ): Promise<Viewer> {
   const auth: Record<string, string> = ticket ? { authorization: `Bearer ${ticket}` } : {};
-  const { sdp, pc, input, messages, track, videoPackets } = await makeOffer(network);
+  const { sdp, pc, input, messages, track, videoPackets, videoBytes, videoFrames } = await makeOffer(network);
   const replies: Record<string, unknown>[] = [];
   const received: Record<string, unknown>[] = [];
   let wake: (() => void) | undefined;
@@ -178,6 +210,8 @@ export async function openViewer(
     received,
     track,
     videoPackets,
+    videoBytes,
+    videoFrames,
     selectedPair: () => pc.getSelectedCandidatePair(),
     drop: () => pc.close(),
     async ask(eventType, replyType, payload = {}) {

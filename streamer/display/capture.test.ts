@@ -6,7 +6,8 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ByteBudget } from './byte-budget.ts';
-import { DamageCapture, FIRST_REPEAT_MS, IDLE_REFRESH_MS, type FrameClock } from './capture.ts';
+import { DamageCapture, FIRST_REPEAT_MS, IDLE_REFRESH_MS } from './capture.ts';
+import { fakeFrameClock } from '../../test-support/fake-frame-clock.ts';
 import { blit, drawCursor, toRead, type Rect } from './frame-pixels.ts';
 
 describe('the rectangles read', () => {
@@ -96,13 +97,7 @@ describe('the byte budget', () => {
 });
 
 /** Time as the fake timers keep it: the frames' clock, moved only by the test. */
-const fakeClock: FrameClock = {
-  now: () => Date.now(),
-  schedule(run, ms) {
-    const timer = setTimeout(run, ms);
-    return { cancel: () => clearTimeout(timer) };
-  },
-};
+const fakeClock = fakeFrameClock;
 
 describe('the pacing of frames, on a clock the test moves', () => {
   const W = 320;

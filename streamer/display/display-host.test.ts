@@ -61,6 +61,7 @@ function fakeParts(failing?: keyof DisplayParts) {
       return {
         spawn: () => (events.push('program started'), program),
         ending: () => ({ signal: null, outOfMemory: null }),
+        weigh: (factor: number) => void events.push(`weighed ${factor}`),
         close: async () => void events.push('sandbox closed'),
       };
     },

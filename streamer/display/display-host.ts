@@ -21,6 +21,7 @@ import { openSessionFiles } from '../files/session.ts';
 import { DamageCapture } from './capture.ts';
 import { CLIPBOARD_MAX_BYTES } from './clipboard.ts';
 import { inputHandler } from './display-input.ts';
+import { InputBoost } from './input-boost.ts';
 import { Display, type DisplayMakers } from './display.ts';
 import { openSandbox, RunningProgram, type Program, type ProgramMakers } from './program.ts';
 import { prepareProgramSandbox } from './program-sandbox.ts';
@@ -102,7 +103,8 @@ export async function startDisplayHost(
         untilReady: Promise.all([display.firstWindow, display.capturing]).then(() => undefined),
       },
     );
-    wire(stream, display, running, video, log);
+    const boost = scope.use(new InputBoost((factor) => sandbox.weigh(factor)), (made) => made.close());
+    wire(stream, display, running, video, boost, log);
     await stream.listen();
     running.files.tellChangesTo(stream);
     // Ready does not wait for the first frame, so a start that can never stream must end the session.
@@ -131,6 +133,7 @@ function wire(
   display: Display,
   program: RunningProgram,
   video: VideoPipeline,
+  boost: InputBoost,
   log: (line: string) => void,
 ): void {
   const { client } = display;
@@ -142,7 +145,10 @@ function wire(
     // players do, is ignored rather than stopping the host.
     (width, height) => stream.isReady && video.resize(width, height),
   );
-  stream.on('input', (event) => applyInput(event));
+  stream.on('input', (event) => {
+    boost.input();
+    applyInput(event);
+  });
   stream.on('message', (message, viewer) => answer(message, viewer, display, program));
   stream.on('viewers', (count, controlling) => {
     // Keys held by a viewer who left would stay down for the next one.

@@ -17,7 +17,7 @@ import {
   type SandboxSpec,
 } from '../../sandbox/bwrap.ts';
 import { FILES_FOLDER_NAME } from '../../protocol/files.ts';
-import { findHierarchy, oomKillsIn, SessionCgroup } from '../../sandbox/cgroups.ts';
+import { findHierarchy, oomKillsIn, SessionCgroup, weighSession } from '../../sandbox/cgroups.ts';
 import type { SandboxSettings } from '../../protocol/launch.ts';
 import { findSandboxKit } from '../../sandbox/availability.ts';
 import { spawnIsolated } from '../runtime/spawn-isolated.ts';
@@ -49,6 +49,8 @@ export interface ProgramSandbox {
     code: number | null,
     signal: NodeJS.Signals | null,
   ): { signal: NodeJS.Signals | null; outOfMemory: string | null };
+  /** Makes the session weigh `factor` times as much as another on the CPU (input-boost.ts); 1 is equal. */
+  weigh(factor: number): void;
   /** Removes what this host made itself (its control group, killing what is left in it). */
   close(): Promise<void>;
 }
@@ -140,6 +142,9 @@ export async function prepareProgramSandbox(
       const outOfMemory =
         oomKills() > before ? `ran out of its ${settings.limits.memoryMb} MB of memory` : null;
       return { signal: bySignal, outOfMemory };
+    },
+    weigh(factor) {
+      weighSession(group, factor);
     },
     async close() {
       await own?.destroy();
