@@ -109,6 +109,19 @@ describe('AudioStream', () => {
     stream.close();
   });
 
+  it('moves the clock on over frames a source skipped, within a talkspurt', () => {
+    const stream = new AudioStream(() => 0);
+    const viewer = sink();
+    stream.add(viewer);
+    stream.push(sine(0));
+    stream.skip(7);
+    stream.push(sine(FRAME_SAMPLES));
+    const [a, b] = viewer.packets as [Buffer, Buffer];
+    expect((b.readUInt32BE(4) - a.readUInt32BE(4)) >>> 0).toBe(8 * FRAME_SAMPLES);
+    expect(b[1]! & 0x80).toBe(0);
+    stream.close();
+  });
+
   it('refuses a frame of the wrong size', () => {
     expect(() => new AudioStream().push(Buffer.alloc(10))).toThrow(/1920 bytes/);
   });

@@ -143,6 +143,11 @@ export class AudioStream {
     return ((ts - this.sentUntil) | 0) < 0 ? this.sentUntil : ts;
   }
 
+  /** `frames` frames that were never made (a source behind its schedule dropped them): their time passes. */
+  skip(frames: number): void {
+    this.timestamp = (this.timestamp + frames * FRAME_SAMPLES) >>> 0;
+  }
+
   /** Frees the encoder. */
   close(): void {
     this.sinks.clear();

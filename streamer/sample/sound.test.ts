@@ -32,9 +32,13 @@ class FakeClock implements SoundClock {
 function setUp() {
   const clock = new FakeClock();
   const frames: Buffer[] = [];
-  const sound = new SampleSound({ push: (f) => frames.push(Buffer.from(f)) }, clock);
+  const skipped: number[] = [];
+  const sound = new SampleSound(
+    { push: (f) => frames.push(Buffer.from(f)), skip: (n) => skipped.push(n) },
+    clock,
+  );
   sound.start();
-  return { clock, frames, sound };
+  return { clock, frames, skipped, sound };
 }
 
 /** The frequency of some frames' left channel, from its zero crossings. */
@@ -94,12 +98,14 @@ describe('SampleSound', () => {
     expect(frequency(sounding.slice(2, 10))).toBeCloseTo(660, -1);
   });
 
-  it('drops what it missed while the machine was busy instead of sending a burst', () => {
-    const { clock, frames } = setUp();
+  it('drops what it missed while the machine was busy instead of sending a burst, and says so', () => {
+    const { clock, frames, skipped } = setUp();
     const made = frames.length;
     clock.time += 500; // half a second in which no timer ran
     clock.advance(0);
     expect(frames.length - made).toBe(1);
+    // The frame made is the one due at 500 ms: the stream's clock moves on over the 49 due before it.
+    expect(skipped).toEqual([49]);
     clock.advance(100);
     expect(frames.length - made).toBe(11);
   });
