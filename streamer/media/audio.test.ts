@@ -54,71 +54,22 @@ describe('AudioStream', () => {
     stream.close();
   });
 
-  it('sends almost nothing in silence, and marks the talkspurt after it, stamped with the time it starts', () => {
-    let now = 0;
-    const stream = new AudioStream(() => now);
+  it('sends almost nothing in silence, and marks the talkspurt after it', () => {
+    const stream = new AudioStream();
     const viewer = sink();
     stream.add(viewer);
-    const push = (frame: Buffer) => {
-      stream.push(frame);
-      now += 10;
-    };
-    push(sine(0));
-    const first = viewer.packets[0]!.readUInt32BE(4);
-    for (let f = 0; f < 100; f++) push(Buffer.alloc(FRAME_BYTES));
+    for (let f = 0; f < 100; f++) stream.push(Buffer.alloc(FRAME_BYTES));
     const quiet = viewer.packets.length;
     // One second of silence: the encoder's few packets before it settles into DTX, and none after.
     expect(quiet).toBeLessThan(25);
-    for (let f = 0; f < 100; f++) push(Buffer.alloc(FRAME_BYTES));
+    for (let f = 0; f < 100; f++) stream.push(Buffer.alloc(FRAME_BYTES));
     expect(viewer.packets.length).toBe(quiet);
-    now += 3;
-    push(sine(0));
+    const before = viewer.packets.at(-1)!.readUInt32BE(4);
+    stream.push(sine(0));
     const next = viewer.packets.at(-1)!;
     expect(next[1]! & 0x80).toBe(0x80);
-    // 2,013 ms after the first packet, on the clock.
-    expect((next.readUInt32BE(4) - first) >>> 0).toBe(2013 * 48);
-    push(sine(FRAME_SAMPLES));
-    expect((viewer.packets.at(-1)!.readUInt32BE(4) - next.readUInt32BE(4)) >>> 0).toBe(FRAME_SAMPLES);
-    stream.close();
-  });
-
-  it('starts a talkspurt at the clock, whether its frames came ahead of it or behind', () => {
-    let now = 0;
-    const stream = new AudioStream(() => now);
-    const viewer = sink();
-    stream.add(viewer);
-    /** 10 frames of sound and `silent` of silence, given at once; the timestamp of its first packet. */
-    const talkspurt = (silent: number) => {
-      const from = viewer.packets.length;
-      for (let f = 0; f < 10; f++) stream.push(sine(f * FRAME_SAMPLES));
-      for (let f = 0; f < silent; f++) stream.push(Buffer.alloc(FRAME_BYTES));
-      expect(viewer.packets[from]![1]! & 0x80).toBe(0x80);
-      return (viewer.packets[from]!.readUInt32BE(4) - first) >>> 0;
-    };
-    let first = 0;
-    first = talkspurt(190);
-    // 2,000 ms of frames were given in no time: 1,000 ms later by the clock, the next talkspurt is at 1,000 ms.
-    now = 1_000;
-    expect(talkspurt(60)).toBe(1_000 * 48);
-    // Never before the end of the last packet sent, though.
-    const last = (viewer.packets.at(-1)!.readUInt32BE(4) - first) >>> 0;
-    expect(talkspurt(60)).toBe(last + FRAME_SAMPLES);
-    // Fewer frames given than the clock's time (dropped on a busy machine, a capture restarted): the clock again.
-    now = 5_000;
-    expect(talkspurt(0)).toBe(5_000 * 48);
-    stream.close();
-  });
-
-  it('moves the clock on over frames a source skipped, within a talkspurt', () => {
-    const stream = new AudioStream(() => 0);
-    const viewer = sink();
-    stream.add(viewer);
-    stream.push(sine(0));
-    stream.skip(7);
-    stream.push(sine(FRAME_SAMPLES));
-    const [a, b] = viewer.packets as [Buffer, Buffer];
-    expect((b.readUInt32BE(4) - a.readUInt32BE(4)) >>> 0).toBe(8 * FRAME_SAMPLES);
-    expect(b[1]! & 0x80).toBe(0);
+    // The silent frames still moved the clock on.
+    expect((next.readUInt32BE(4) - before) >>> 0).toBeGreaterThan(150 * FRAME_SAMPLES);
     stream.close();
   });
 

@@ -7,12 +7,6 @@
  * Silence costs nearly nothing: the encoder runs with discontinuous transmission (DTX), whose packets of one or
  * two bytes are not sent (as browsers do), and a frame of digital silence after such a packet is not even
  * encoded, except every DTX_REFRESH_FRAMES frames so that the encoder's state follows.
- *
- * A talkspurt's first packet is stamped with the clock's time, not with the count of frames given since the last
- * one sent: a player keeps the same delay across a silence (NetEq waits until the packet's timestamp is due), so a
- * count that ran ahead of the clock (a source that makes a sound's first frame before its tick, as the sample
- * application does) would add the difference to every later sound, and one that fell behind (frames dropped on a
- * busy machine, a capture restarted) would make every packet look late.
  */
 import type { RtpSink } from './rtp.ts';
 
@@ -53,22 +47,14 @@ interface AudioSinkState {
   marker: boolean;
 }
 
-/** Samples of the RTP clock per millisecond. */
-const SAMPLES_PER_MS = SAMPLE_RATE / 1000;
-
 /**
- * Encodes frames and fans the packets out. Within a talkspurt timestamps advance by one frame per frame given;
- * a talkspurt starts at the clock's time (above), so a player plays each packet at its place in time.
+ * Encodes frames and fans the packets out. Timestamps advance by one frame per frame given, sent or not, so a
+ * player plays each packet at its place in time.
  */
 export class AudioStream {
   private readonly sinks = new Map<RtpSink, AudioSinkState>();
   private encoder: OpusScript | null = null;
-  /** The timestamp of the next frame, counted from the last one sent. */
   private timestamp = Math.floor(Math.random() * 0x1_0000_0000);
-  /** The clock's time of the first frame and its timestamp: the clock's time of any other, as a timestamp. */
-  private origin: { at: number; ts: number } | null = null;
-  /** The timestamp after the last packet sent; a talkspurt never starts before it. null: none sent yet. */
-  private sentUntil: number | null = null;
   /** Frames given since the last one the encoder was given (in silence); null: sound, or never encoded. */
   private quietFor: number | null = null;
   private inDtx = false;
@@ -83,11 +69,6 @@ export class AudioStream {
    * start): later viewers get no audio track, rather than one that never sounds.
    */
   available = true;
-
-  constructor(
-    /** Milliseconds, for a talkspurt's timestamp; replaceable in tests. */
-    private readonly now: () => number = () => performance.now(),
-  ) {}
 
   /** Adds a viewer: its packets start with the next frame. */
   add(sink: RtpSink): void {
@@ -105,9 +86,7 @@ export class AudioStream {
   /** One frame of FRAME_BYTES bytes. Before loadOpus() resolves, frames only move the clock on. */
   push(frame: Buffer): void {
     if (frame.length !== FRAME_BYTES) throw new Error(`An audio frame is ${FRAME_BYTES} bytes.`);
-    const at = this.now();
-    this.origin ??= { at, ts: this.timestamp };
-    let ts = this.timestamp;
+    const ts = this.timestamp;
     this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
     this.frames++;
     const encoder = this.encoderReady();
@@ -123,29 +102,10 @@ export class AudioStream {
       this.inDtx = true;
       return;
     }
-    if (this.inDtx || this.sentUntil === null) {
-      ts = this.clockTimestamp(at);
-      this.timestamp = (ts + FRAME_SAMPLES) >>> 0;
-    }
     this.inDtx = false;
-    this.sentUntil = this.timestamp;
     this.packets++;
     this.bytes += packet.length;
     for (const state of this.sinks.values()) this.forward(state, packet, ts);
-  }
-
-  /** The timestamp of the clock's time `at`, but never before the end of the last packet sent. */
-  private clockTimestamp(at: number): number {
-    const origin = this.origin!;
-    const ts = (origin.ts + Math.round((at - origin.at) * SAMPLES_PER_MS)) >>> 0;
-    if (this.sentUntil === null) return ts;
-    // Serial-number arithmetic (the timestamp wraps at 2^32): is `ts` before the end of the last packet?
-    return ((ts - this.sentUntil) | 0) < 0 ? this.sentUntil : ts;
-  }
-
-  /** `frames` frames that were never made (a source behind its schedule dropped them): their time passes. */
-  skip(frames: number): void {
-    this.timestamp = (this.timestamp + frames * FRAME_SAMPLES) >>> 0;
   }
 
   /** Frees the encoder. */

@@ -71,7 +71,7 @@ export class SampleSound {
   private readonly mix = new Float32Array(FRAME_SAMPLES);
 
   constructor(
-    private readonly stream: Pick<AudioStream, 'push' | 'skip'>,
+    private readonly stream: Pick<AudioStream, 'push'>,
     private readonly clock: SoundClock = realClock,
   ) {}
 
@@ -127,8 +127,6 @@ export class SampleSound {
     let due = Math.floor((now - this.started) / FRAME_MS) + 1 - this.made;
     if (due > MAX_CATCH_UP) {
       this.made += due - 1;
-      // The sound's clock moves on over them, so that what follows plays at its time, not late by them.
-      this.stream.skip(due - 1);
       due = 1;
     }
     for (; due > 0; due--) this.frame(now);
