@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import type { Win } from './sound-probe';
 
-interface Datagram {
+export interface Datagram {
   /** Seconds since the epoch, as tcpdump stamps it. */
   at: number;
   from: number;
@@ -34,8 +34,11 @@ async function sessionWire(page: Page): Promise<{ port: number; audioPt: number 
   return { port, audioPt };
 }
 
-/** tcpdump's `-tt -x` text, one datagram per header line and its hex lines (IPv4: 20 + 8 bytes of headers). */
-function parse(text: string, into: Datagram[]): string {
+/**
+ * tcpdump's `-tt -x` text, one datagram per header line and its hex lines (IPv4: 20 + 8 bytes of headers), into
+ * `into`; returns the unfinished last line, to be given again with the text that follows it.
+ */
+export function parseTcpdump(text: string, into: Datagram[]): string {
   const lines = text.split('\n');
   const rest = lines.pop() ?? '';
   for (const line of lines) {
@@ -56,48 +59,17 @@ function parse(text: string, into: Datagram[]): string {
   return rest;
 }
 
-export class WireMarks {
-  private readonly datagrams: Datagram[] = [];
+/** The datagrams of one session's media port, and what they say about each key. */
+export class WireLog {
+  readonly datagrams: Datagram[] = [];
 
-  private constructor(
-    private readonly tcpdump: ChildProcess,
+  constructor(
+    /** The application's media port. */
     private readonly port: number,
     private readonly audioPt: number,
     /** The page's time origin, in ms since the epoch: page times to the wire's. */
     private readonly origin: number,
   ) {}
-
-  /** Starts capturing the session's datagrams; resolves once tcpdump listens. */
-  static async start(page: Page): Promise<WireMarks> {
-    const { port, audioPt } = await sessionWire(page);
-    const origin = await page.evaluate(() => performance.timeOrigin);
-    const tcpdump = spawn(
-      'tcpdump',
-      ['-i', 'lo', '-n', '-tt', '-l', '-x', '-s', '64', 'udp', 'port', String(port)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const marks = new WireMarks(tcpdump, port, audioPt, origin);
-    let rest = '';
-    tcpdump.stdout!.setEncoding('utf8');
-    tcpdump.stdout!.on('data', (chunk: string) => (rest = parse(rest + chunk, marks.datagrams)));
-    await new Promise<void>((resolve, reject) => {
-      tcpdump.once('error', reject);
-      tcpdump.once('exit', (code) => reject(new Error(`tcpdump ended (code ${code}) before it listened.`)));
-      tcpdump.stderr!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('listening on')) resolve();
-      });
-    });
-    return marks;
-  }
-
-  async stop(): Promise<void> {
-    if (this.tcpdump.exitCode !== null || this.tcpdump.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.tcpdump.once('exit', resolve));
-    this.tcpdump.kill('SIGTERM');
-    await exited;
-  }
 
   /**
    * For a key at the page's time `stamp`: the first datagram of application data from the browser to the
@@ -151,5 +123,49 @@ export class WireMarks {
     }
     close();
     return spreads;
+  }
+}
+
+/** A WireLog that tcpdump feeds, from `start` to `stop`. */
+export class WireMarks extends WireLog {
+  private constructor(
+    private readonly tcpdump: ChildProcess,
+    port: number,
+    audioPt: number,
+    origin: number,
+  ) {
+    super(port, audioPt, origin);
+  }
+
+  /** Starts capturing the session's datagrams; resolves once tcpdump listens. */
+  static async start(page: Page): Promise<WireMarks> {
+    const { port, audioPt } = await sessionWire(page);
+    const origin = await page.evaluate(() => performance.timeOrigin);
+    const tcpdump = spawn(
+      'tcpdump',
+      ['-i', 'lo', '-n', '-tt', '-l', '-x', '-s', '64', 'udp', 'port', String(port)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const marks = new WireMarks(tcpdump, port, audioPt, origin);
+    let rest = '';
+    tcpdump.stdout!.setEncoding('utf8');
+    tcpdump.stdout!.on('data', (chunk: string) => (rest = parseTcpdump(rest + chunk, marks.datagrams)));
+    await new Promise<void>((resolve, reject) => {
+      tcpdump.once('error', reject);
+      tcpdump.once('exit', (code) => reject(new Error(`tcpdump ended (code ${code}) before it listened.`)));
+      tcpdump.stderr!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('listening on')) resolve();
+      });
+    });
+    return marks;
+  }
+
+  async stop(): Promise<void> {
+    if (this.tcpdump.exitCode !== null || this.tcpdump.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.tcpdump.once('exit', resolve));
+    this.tcpdump.kill('SIGTERM');
+    await exited;
   }
 }
