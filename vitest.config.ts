@@ -26,6 +26,7 @@ export default defineConfig({
             'sandbox/**/*.test.ts',
             'scripts/**/*.test.ts',
             'api/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, ...processTests],
           testTimeout: 30_000,

@@ -47,12 +47,15 @@ export interface Received {
   /** Seconds that emitted samples spent in the jitter buffer, summed, and how many were emitted. */
   jitterDelay: number;
   emitted: number;
+  /** Seconds of the jitter buffer's target (NetEq's) and its minimum, summed over the same samples. */
+  targetDelay: number;
+  minimumDelay: number;
 }
 
 /** The page's audio received so far (inbound-rtp of kind audio). */
 export function audioReceived(page: Page): Promise<Received> {
   return page.evaluate(async () => {
-    const sum = { bytes: 0, packets: 0, jitterDelay: 0, emitted: 0 };
+    const sum = { bytes: 0, packets: 0, jitterDelay: 0, emitted: 0, targetDelay: 0, minimumDelay: 0 };
     for (const pc of (window as unknown as Win).benchPcs) {
       (await pc.getStats()).forEach(
         (s: {
@@ -62,12 +65,16 @@ export function audioReceived(page: Page): Promise<Received> {
           packetsReceived?: number;
           jitterBufferDelay?: number;
           jitterBufferEmittedCount?: number;
+          jitterBufferTargetDelay?: number;
+          jitterBufferMinimumDelay?: number;
         }) => {
           if (s.type === 'inbound-rtp' && s.kind === 'audio') {
             sum.bytes += s.bytesReceived ?? 0;
             sum.packets += s.packetsReceived ?? 0;
             sum.jitterDelay += s.jitterBufferDelay ?? 0;
             sum.emitted += s.jitterBufferEmittedCount ?? 0;
+            sum.targetDelay += s.jitterBufferTargetDelay ?? 0;
+            sum.minimumDelay += s.jitterBufferMinimumDelay ?? 0;
           }
         },
       );
@@ -79,8 +86,9 @@ export function audioReceived(page: Page): Promise<Received> {
 /** The audio jitter buffer's mean delay since `before`, as a note for a figure. */
 export async function jitterNote(page: Page, before: Received): Promise<string> {
   const after = await audioReceived(page);
-  const ms = ((after.jitterDelay - before.jitterDelay) / Math.max(1, after.emitted - before.emitted)) * 1000;
-  return `the sound's mean jitter buffer delay meanwhile ${ms.toFixed(1)} ms`;
+  const mean = (key: 'jitterDelay' | 'targetDelay' | 'minimumDelay') =>
+    (((after[key] - before[key]) / Math.max(1, after.emitted - before.emitted)) * 1000).toFixed(1);
+  return `the sound's mean jitter buffer delay meanwhile ${mean('jitterDelay')} ms (its target ${mean('targetDelay')}, minimum ${mean('minimumDelay')})`;
 }
 
 /** CPU of `pids` (a fraction of one core, each and together) and the audio bitrate received over WINDOW_MS. */

@@ -10,12 +10,14 @@
  * the portal's Content-Security-Policy refuses a worklet module from a Blob URL) and turns an onset's context time
  * into the page's clock with getOutputTimestamp(): the time that sample would leave the speaker, comparable with
  * a key's event.timeStamp and a video frame's expectedDisplayTime.
- * Usage: npx tsx bench/sound.ts [--keys 30] [--presses 30] [--skip-display] [--list]  (build the portal first:
- * npm run build). `--list` prints every time.
+ * Usage: npx tsx bench/sound.ts [--keys 30] [--presses 30] [--skip-display] [--keys-only] [--marks] [--list]
+ * (build the portal first: npm run build). `--list` prints every time; `--keys-only` measures 1 and 2 alone;
+ * `--marks` splits each key's time at the arrival of its first audio packet in the page (getStats, polled).
  */
 import type { Page } from 'playwright-core';
 import type { Stack } from '../e2e/support/stack';
 import { median, quantile } from './stats';
+import { WireMarks } from './sound-marks';
 import { benchWithBrowser } from './with-browser';
 import { clickVideo, end, launch, quiet, soundAfterLast, wait, type Win } from './sound-probe';
 import {
@@ -35,6 +37,8 @@ const count = (flag: string) => {
   return at >= 0 ? Math.max(5, Number(args[at + 1]) || 30) : 30;
 };
 const keys = count('--keys');
+/** Only the two keys-to-sound figures (1 and 2), for measuring a change to them by turns. */
+const keysOnly = args.includes('--keys-only');
 const presses = count('--presses');
 const KEY_TARGET_MS = 80;
 const SYNC_TARGET_MS = 40;
@@ -86,19 +90,39 @@ async function timeKeys(page: Page, title: string, press: () => Promise<void>) {
   const times: number[] = [];
   let misses = 0;
   const before = await audioReceived(page);
-  for (let i = 0; i < keys; i++) {
-    await quiet(page);
-    await press();
-    const ms = await soundAfterLast(page, 'keys');
-    if (ms === null) misses++;
-    else times.push(ms);
-  }
-  const note = await jitterNote(page, before);
-  // The speaker's own delay (Chromium's output buffer; a headless one here) is the listener's device, not the
-  // stream's: the target counts to the onset in the received audio, as Web Audio gets it.
+  const wire = args.includes('--marks') ? await WireMarks.start(page) : null;
+  const browserPart: number[] = [];
+  const appPart: number[] = [];
+  const receiverPart: number[] = [];
   const output = await page.evaluate(
     () => (window as unknown as Win).soundProbe.context.outputLatency * 1000,
   );
+  try {
+    for (let i = 0; i < keys; i++) {
+      await quiet(page);
+      await press();
+      const ms = await soundAfterLast(page, 'keys');
+      if (ms === null) misses++;
+      else times.push(ms);
+      if (wire && ms !== null) {
+        // tcpdump's lines come a little after the datagrams.
+        await wait(20);
+        const stamp = await page.evaluate(() => (window as unknown as Win).soundProbe.keys.at(-1) ?? 0);
+        const mark = wire.after(stamp);
+        if (mark) {
+          browserPart.push(mark.input - stamp);
+          appPart.push(mark.audio - mark.input);
+          receiverPart.push(stamp + ms - output - mark.audio);
+        }
+      }
+    }
+  } finally {
+    await wire?.stop();
+  }
+  const spread = wire?.sendSpread() ?? [];
+  const note = await jitterNote(page, before);
+  // The speaker's own delay (Chromium's output buffer; a headless one here) is the listener's device, not the
+  // stream's: the target counts to the onset in the received audio, as Web Audio gets it.
   console.log(
     `${title}, ${times.length} keys` + (misses ? ` (${misses} not heard within 2 s)` : '') + `; ${note}`,
   );
@@ -111,6 +135,17 @@ async function timeKeys(page: Page, title: string, press: () => Promise<void>) {
   console.log(
     `  to leaving the speaker (+ its output latency, ${output.toFixed(1)} ms): median ${m.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`,
   );
+  if (wire) {
+    console.log(
+      `  marks on the wire (${appPart.length} keys), medians: key to its datagram ${median(browserPart).toFixed(1)} ms, that datagram to the first audio packet ${median(appPart).toFixed(1)} ms, that packet to the onset in the received audio ${median(receiverPart).toFixed(1)} ms`,
+    );
+    list(browserPart);
+    list(appPart);
+    list(receiverPart);
+    console.log(
+      `  the application's sending, each sound's spread of departures against timestamps: median ${median(spread).toFixed(1)} ms, p95 ${quantile(spread, 0.95).toFixed(1)} ms`,
+    );
+  }
 }
 
 /** 1. Keys held ~150 ms in the sample application's viewer until its tone would leave the speaker. */
@@ -249,6 +284,7 @@ async function displayHost(page: Page, stack: Stack, without: number) {
   );
   await page.keyboard.press('q');
   await wait(500);
+  if (keysOnly) return;
 
   await type(`node ${BEEP_FILE} tone`);
   await wait(2_000);
@@ -273,28 +309,32 @@ benchWithBrowser({ catalog, beside: [BEEP_FILE] }, async (browser, stack) => {
     await clickVideo(sample.page, 0.3, 0.8);
     await wait(1_000);
     await keyToSound(sample.page);
-    await sampleCost(sample.page, stack);
+    if (!keysOnly) await sampleCost(sample.page, stack);
   } finally {
     await end(stack, sample.page, sample.session);
   }
   // At 640x360 the ripple's first 160 ms are hidden under the 24-pixel pointer square; at 1280x720, 23 ms.
-  const hd = await launch(browser, stack, 'sample', 'hd');
-  try {
-    // A first press, not counted: the stream's first seconds at a new size may be blurred.
-    await clickVideo(hd.page, 0.3, 0.8);
-    await wait(1_500);
-    await pictureAndSound(hd.page);
-  } finally {
-    await end(stack, hd.page, hd.session);
+  if (!keysOnly) {
+    const hd = await launch(browser, stack, 'sample', 'hd');
+    try {
+      // A first press, not counted: the stream's first seconds at a new size may be blurred.
+      await clickVideo(hd.page, 0.3, 0.8);
+      await wait(1_500);
+      await pictureAndSound(hd.page);
+    } finally {
+      await end(stack, hd.page, hd.session);
+    }
   }
   if (args.includes('--skip-display')) console.log('2. (the display host skipped: --skip-display)');
   else {
-    const quietApp = await launch(browser, stack, 'keys', 'quiet', false);
-    let without: number;
-    try {
-      without = await hostWithoutSound(quietApp.page, stack);
-    } finally {
-      await end(stack, quietApp.page, quietApp.session);
+    let without = 0;
+    if (!keysOnly) {
+      const quietApp = await launch(browser, stack, 'keys', 'quiet', false);
+      try {
+        without = await hostWithoutSound(quietApp.page, stack);
+      } finally {
+        await end(stack, quietApp.page, quietApp.session);
+      }
     }
     const keysApp = await launch(browser, stack, 'keys');
     try {

@@ -55,12 +55,28 @@ describe('SampleSound', () => {
     expect(frames.every((f) => f.length === FRAME_BYTES && isSilent(f))).toBe(true);
   });
 
+  it('keeps its schedule through keys and presses, so that its frames stay with the clock', () => {
+    const { clock, frames, sound } = setUp();
+    for (let i = 0; i < 5; i++) {
+      clock.advance(97);
+      sound.keyDown('KeyA');
+      clock.advance(53);
+      sound.keyUp('KeyA');
+      sound.press();
+    }
+    clock.advance(250);
+    // 1,000 ms: the frame at 0 and one every 10 ms after it, as in silence.
+    expect(frames).toHaveLength(101);
+  });
+
   it('sounds a 440 Hz tone from the moment a key goes down until it comes up', () => {
     const { clock, frames, sound } = setUp();
     clock.advance(33);
     const before = frames.length;
     sound.keyDown('KeyA');
-    // The tone's first frame goes at once, not at the next tick.
+    // The tone starts with the next frame on the schedule, due at 40 ms.
+    expect(frames.length).toBe(before);
+    clock.advance(7);
     expect(frames.length).toBe(before + 1);
     expect(isSilent(frames.at(-1)!)).toBe(false);
     clock.advance(200);

@@ -1,8 +1,10 @@
 /**
  * The sample application's sound, so that sound can be tested and measured without X programs: a 440 Hz tone
  * while a key is held, and a short 660 Hz beep on each pointer press (drawn as a ripple at the same instant).
- * Frames of 10 ms go to the session's AudioStream on a schedule measured from its start; a press or a key that
- * starts a sound makes its first frame at once and restarts the schedule from there.
+ * Frames of 10 ms go to the session's AudioStream on a schedule measured from its start, and a sound starts with the
+ * next frame on it, within 10 ms. (Making that frame at once and restarting the schedule from there, as an earlier
+ * version did, ran the stream's timestamps ahead of the clock by up to a frame at every key: the browser's jitter
+ * buffer waits for a packet's time, so it carried the sum into every later sound, 20 to 30 ms more at the median.)
  */
 import { FRAME_BYTES, FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioStream } from '../media/audio.ts';
 
@@ -86,10 +88,8 @@ export class SampleSound {
   }
 
   keyDown(code: string): void {
-    const first = this.held.size === 0;
     this.held.set(code, this.clock.now());
     this.tone.on = true;
-    if (first) this.now();
   }
 
   keyUp(code: string): void {
@@ -106,14 +106,6 @@ export class SampleSound {
   press(): void {
     this.beep.on = true;
     this.beepFrames = Math.round(BEEP_MS / FRAME_MS);
-    this.now();
-  }
-
-  /** A sound starts: its first frame goes at once, and the schedule starts again from here. */
-  private now(): void {
-    if (this.timer === null) return;
-    this.clock.clearTimeout(this.timer);
-    this.restart();
   }
 
   private restart(): void {
