@@ -14,7 +14,7 @@
  *    it starts the program). Target: the sandbox adds at most 30 ms (median) to a launch.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 // Part 1 alone measures from the sandbox's and the display's own modules: the cost of one sandbox start is a
@@ -28,7 +28,7 @@ import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
 import { freePort } from '../e2e/support/ports.ts';
 import { startService } from './service.ts';
-import { median } from './stats.ts';
+import { childrenOf, descendantsOf, median } from './stats.ts';
 import { sandboxSettings } from '../protocol/launch.ts';
 
 const ROUNDS = 12;
@@ -170,35 +170,6 @@ function commandOf(pid: number): string {
   }
 }
 
-/** The parent of `pid`, or 0 when it is gone. */
-function parentOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Every process below `pid`, from each process's parent in /proc. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone
-    }
-  }
-  const found: number[] = [];
-  for (let next = children.get(pid) ?? []; next.length > 0; next = next.flatMap((p) => children.get(p) ?? []))
-    found.push(...next);
-  return found;
-}
-
 /**
  * The service as a user runs it (bench/service.ts), with one Terminal session and nothing else: every process
  * below the service is that session's. The door's relay (coturn, a child of the service too, shared by every
@@ -235,11 +206,12 @@ profiles:
     await sleep(5_000);
     const rows = new Map<string, { rss: number; pss: number; anon: number; count: number }>();
     let serviceOwn = { rss: 0, pss: 0, count: 0 };
-    for (const pid of descendants(service.pid)) {
+    const ownChildren = childrenOf(service.pid);
+    for (const pid of descendantsOf(service.pid)) {
       const name = commandOf(pid);
       // The service runs from source (node --import tsx): tsx's esbuild is the service's compiler, there once
       // for all sessions and with none, so it is shown apart and not counted as the session's.
-      if (name === 'esbuild' && parentOf(pid) === service.pid) {
+      if (name === 'esbuild' && ownChildren.includes(pid)) {
         serviceOwn = {
           rss: serviceOwn.rss + memoryKb(pid, 'Rss'),
           pss: serviceOwn.pss + memoryKb(pid, 'Pss'),

@@ -2,9 +2,9 @@
  * What sound costs, for bench/sound.ts: the processes of a session under the service, their CPU, and the audio the
  * viewer's page received (bitrate, packets, jitter buffer).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { cpuSeconds } from './stats';
+import { cpuSeconds, descendantsOf } from './stats';
 import type { Win } from './sound-probe';
 
 export const CPU_TARGET = 0.05;
@@ -15,30 +15,13 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every process under `root` (the service), with its command line. */
 export function descendants(root: number): { pid: number; cmd: string[] }[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+  return descendantsOf(root).flatMap((pid) => {
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      return [{ pid, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') }];
     } catch {
-      // Gone meanwhile.
+      return []; // gone meanwhile
     }
-  }
-  const found: { pid: number; cmd: string[] }[] = [];
-  const walk = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      try {
-        found.push({ pid: child, cmd: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0') });
-      } catch {
-        // Gone meanwhile.
-      }
-      walk(child);
-    }
-  };
-  walk(root);
-  return found;
+  });
 }
 
 export interface Received {

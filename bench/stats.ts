@@ -54,7 +54,7 @@ function statFields(pid: number): { comm: string; fields: string[] } | undefined
 }
 
 /** The children of `pid`, whichever of its threads started them. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -71,6 +71,13 @@ function childrenOf(pid: number): number[] {
       return [];
     }
   });
+}
+
+/** Every process below `root`, its children first, then theirs. */
+export function descendantsOf(root: number): number[] {
+  const found: number[] = [];
+  for (let next = childrenOf(root); next.length > 0; next = next.flatMap(childrenOf)) found.push(...next);
+  return found;
 }
 
 /**

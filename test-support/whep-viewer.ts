@@ -95,21 +95,10 @@ export async function makeOffer(network: ViewerNetwork = {}): Promise<{
   const input = pc.createDataChannel('input');
   const messages = pc.createDataChannel('messages');
   const offer = await sdp;
-  if (iceServers.length === 0)
-    return {
-      sdp: offer,
-      pc,
-      input,
-      messages,
-      track,
-      videoPackets: () => packets,
-      videoBytes: () => bytes,
-      videoFrames: () => frames,
-    };
-  await gathered;
-  const complete = pc.localDescription()?.sdp ?? offer;
+  // With relays, the offer waits for their candidates; without, its first description is complete.
+  if (iceServers.length > 0) await gathered;
   return {
-    sdp: complete,
+    sdp: iceServers.length > 0 ? (pc.localDescription()?.sdp ?? offer) : offer,
     pc,
     input,
     messages,

@@ -96,9 +96,6 @@ describe('the byte budget', () => {
   });
 });
 
-/** Time as the fake timers keep it: the frames' clock, moved only by the test. */
-const fakeClock = fakeFrameClock;
-
 describe('the pacing of frames, on a clock the test moves', () => {
   const W = 320;
   const H = 240;
@@ -135,7 +132,7 @@ describe('the pacing of frames, on a clock the test moves', () => {
         budget,
         acquire: () => (behind ? null : pool.reverse()[0]!),
         send: () => void frames.push(Date.now()),
-        clock: fakeClock,
+        clock: fakeFrameClock,
       },
     );
   }
