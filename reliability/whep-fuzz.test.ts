@@ -12,12 +12,10 @@ import { startStreamer, type StreamerProcess } from './support/streamer.ts';
 import { makeOffer, openViewer } from './support/whep-viewer.ts';
 import { random, whepFuzzCases } from './support/whep-fuzz-cases.ts';
 
-const SIGNALING = 45400;
-const MEDIA = 45401;
 let app: StreamerProcess;
 
 beforeAll(async () => {
-  app = await startStreamer(SIGNALING, MEDIA);
+  app = await startStreamer();
 });
 afterAll(async () => {
   await app?.stop();
@@ -38,7 +36,7 @@ describe('hostile input for the application', () => {
     const cases = whepFuzzCases(sdp, sized(500, 2_000));
     const statuses = new Map<string, number>();
     for (const fuzz of cases) {
-      const answer = await raw(SIGNALING, fuzz.request, 5_000);
+      const answer = await raw(app.signalingPort, fuzz.request, 5_000);
       const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 'closed';
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       // A 5xx or a missing answer would be a defect; a closed connection is allowed only for what
@@ -64,7 +62,7 @@ describe('hostile input for the application', () => {
       for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(next() * 256);
       // Make some look like STUN, DTLS and RTP, so that they get past the first demultiplexing byte.
       bytes[0] = [0x00, 0x01, 0x16, 0x17, 0x80, 0x90, bytes[0] ?? 0][i % 7] ?? 0;
-      await new Promise<void>((resolve) => socket.send(bytes, MEDIA, '127.0.0.1', () => resolve()));
+      await new Promise<void>((resolve) => socket.send(bytes, app.mediaPort, '127.0.0.1', () => resolve()));
     }
     socket.close();
     figure('garbage datagrams sent to the media port', count);
