@@ -1,6 +1,7 @@
 /**
  * Launch to first frame through Slurm against the local runner, in the same run, on the idle two-node test cluster
- * (scripts/slurm-cluster.sh): two real services (server/main.ts), one with STREAMGATE_RUNNER=slurm, each launching
+ * (scripts/slurm-cluster.sh): real services (server/main.ts), one local and one with STREAMGATE_RUNNER=slurm for each
+ * way a session's job may start (STREAMGATE_SLURM_LAUNCH: batch, step), each launching
  * the sample application N times, one after the other, as a user's program would: POST /stream, GET until ready,
  * a ticket, then a WHEP viewer (node-datachannel) until its first video packet. Prints the median and p90 of each,
  * the difference (what submission and scheduling cost), where a Slurm launch's time goes (slurmctld's log: submitted,
@@ -9,7 +10,8 @@
  * job.spawned; job.listening); the shared directory: the application's log opened and its ports written, looked at
  * every 10 ms), and the Slurm settings the figure
  * depends on. It prints figures and asserts none.
- * Usage: npx tsx bench/slurm.ts [--runs 5]  (one test cluster at a time on a machine: none may be running)
+ * Usage: npx tsx bench/slurm.ts [--runs 5] [--launch batch,step]  (one test cluster at a time on a machine: none
+ * may be running)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +24,10 @@ import { median, quantile } from './stats.ts';
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const runs = Math.max(1, Number(runsAt >= 0 ? args[runsAt + 1] : 5) || 5);
+const launchAt = args.indexOf('--launch');
+const launches = (launchAt >= 0 ? (args[launchAt + 1] ?? '') : 'batch,step').split(',');
+for (const each of launches)
+  if (each !== 'batch' && each !== 'step') throw new Error(`--launch takes batch and step, not ${each}`);
 const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
 
 interface Launch {
@@ -134,10 +140,14 @@ async function slurmMarks(cluster: TestCluster, service: Service, id: string, at
   const ctld = path.join(logs, 'slurmctld.log');
   const jobLog = path.join(service.dataDir, 'slurm', 'logs', `${id}.job.log`);
   const since = (time: number) => time - at;
+  const slurmd = path.join(logs, `slurmd-${node}.log`);
+  // An srun's allocation is made in its request, and logged once made: it has no submission apart.
+  const submitted = logged(ctld, new RegExp(`_slurm_rpc_submit_batch_job: JobId=${job} `));
+  const allocated = logged(ctld, new RegExp(`(sched.*Allocate|_slurm_rpc_allocate_resources) JobId=${job} `));
   return {
-    submitted: since(logged(ctld, new RegExp(`_slurm_rpc_submit_batch_job: JobId=${job} `))),
-    allocated: since(logged(ctld, new RegExp(`sched.*Allocate JobId=${job} `))),
-    launched: since(logged(path.join(logs, `slurmd-${node}.log`), new RegExp(`batch job ${job}\\b`))),
+    submitted: since(Number.isNaN(submitted) ? allocated : submitted),
+    allocated: since(allocated),
+    launched: since(logged(slurmd, new RegExp(`(batch job ${job}\\b|launch task StepId=${job}\\.)`))),
     stepStarted: since(statSafe(jobLog)),
   };
 }
@@ -180,44 +190,62 @@ async function main(): Promise<void> {
     const options = { catalog, portal: false, env: { STREAMGATE_RATE_LIMIT: 'off' } };
     const local = await startService(options);
     services.push(local);
-    const slurm = await startService({
-      ...options,
-      env: { ...options.env, ...cluster.env, STREAMGATE_RUNNER: 'slurm' },
-    });
-    services.push(slurm);
-    const results = { local: [] as Launch[], slurm: [] as Launch[] };
-    // One of each first, unmeasured: the first start of a process reads its files from disk.
-    for (let i = -1; i < runs; i++) {
-      const one = await launchOnce(local);
-      const other = await launchOnce(slurm);
-      await idle(cluster);
-      other.launch.marks = { ...(await slurmMarks(cluster, slurm, other.id, other.at)), ...other.seen };
-      const label = i < 0 ? 'warm-up' : `run ${i + 1}`;
-      const marks = Object.entries(other.launch.marks)
-        .map(([key, value]) => `${key} ${ms(value).trim()}`)
-        .join(', ');
-      console.log(
-        `${label.padEnd(8)} local: ready ${one.launch.ready} ms, frame ${one.launch.frame} ms | slurm: ready ` +
-          `${other.launch.ready} ms, frame ${other.launch.frame} ms (${marks})`,
-      );
-      if (i < 0) continue;
-      results.local.push(one.launch);
-      results.slurm.push(other.launch);
+    const slurms = new Map<string, Service>();
+    for (const launch of launches) {
+      const slurm = await startService({
+        ...options,
+        env: { ...options.env, ...cluster.env, STREAMGATE_RUNNER: 'slurm', STREAMGATE_SLURM_LAUNCH: launch },
+      });
+      services.push(slurm);
+      slurms.set(launch, slurm);
     }
-    console.log('\nLaunch (POST /stream) to ready and to the first video packet, ms:');
-    console.log('runner   runs  ready    p90  frame    p90');
-    const a = summary('local', results.local);
-    const b = summary('slurm', results.slurm);
+    const results = new Map<string, Launch[]>([
+      ['local', []],
+      ...launches.map((each) => [each, []] as [string, Launch[]]),
+    ]);
+    // One of each first, unmeasured: the first start of a process reads its files from disk. By turns after.
+    for (let i = -1; i < runs; i++) {
+      const label = i < 0 ? 'warm-up' : `run ${i + 1}`;
+      const one = await launchOnce(local);
+      const line = [`${label.padEnd(8)} local: ready ${one.launch.ready} ms, frame ${one.launch.frame} ms`];
+      if (i >= 0) results.get('local')?.push(one.launch);
+      for (const [launch, slurm] of slurms) {
+        const other = await launchOnce(slurm);
+        await idle(cluster);
+        other.launch.marks = { ...(await slurmMarks(cluster, slurm, other.id, other.at)), ...other.seen };
+        const marks = Object.entries(other.launch.marks)
+          .map(([key, value]) => `${key} ${ms(value).trim()}`)
+          .join(', ');
+        line.push(`${launch}: ready ${other.launch.ready} ms, frame ${other.launch.frame} ms (${marks})`);
+        if (i >= 0) results.get(launch)?.push(other.launch);
+      }
+      console.log(line.join(' | '));
+    }
     console.log(
-      `overhead of Slurm (median, slurm - local): ready ${ms(b.ready - a.ready).trim()} ms, frame ${ms(b.frame - a.frame).trim()} ms`,
+      '\nLaunch (POST /stream) to ready and to the first video packet, ms (slurm: batch job or srun step):',
     );
-    console.log('\nWhere a Slurm launch goes, median ms after the POST:');
-    const keys = [...new Set(results.slurm.flatMap((each) => Object.keys(each.marks ?? {})))];
-    for (const key of keys)
+    console.log('runner   runs  ready    p90  frame    p90');
+    const a = summary('local', results.get('local') ?? []);
+    for (const launch of launches) {
+      const b = summary(launch, results.get(launch) ?? []);
       console.log(
-        `  ${key.padEnd(14)}${ms(median(results.slurm.map((each) => each.marks?.[key] ?? NaN).filter(Number.isFinite)))}`,
+        `overhead of Slurm, ${launch} (median, slurm - local): ready ${ms(b.ready - a.ready).trim()} ms, frame ${ms(b.frame - a.frame).trim()} ms`,
       );
-    console.log(`  ${'ready'.padEnd(14)}${ms(b.ready)}\n  ${'first frame'.padEnd(14)}${ms(b.frame)}`);
+    }
+    for (const launch of launches) {
+      const done = results.get(launch) ?? [];
+      console.log(`\nWhere a Slurm launch (${launch}) goes, median ms after the POST:`);
+      const keys = [...new Set(done.flatMap((each) => Object.keys(each.marks ?? {})))];
+      for (const key of keys)
+        console.log(
+          `  ${key.padEnd(14)}${ms(median(done.map((each) => each.marks?.[key] ?? NaN).filter(Number.isFinite)))}`,
+        );
+      const readies = done.map((each) => each.ready);
+      const frames = done.map((each) => each.frame);
+      console.log(
+        `  ${'ready'.padEnd(14)}${ms(median(readies))}\n  ${'first frame'.padEnd(14)}${ms(median(frames))}`,
+      );
+    }
     const config = await cluster.slurm('scontrol', ['show', 'config']);
     const settings = config
       .split('\n')

@@ -2,15 +2,24 @@
  * Faults of a Slurm cluster under a real service with STREAMGATE_RUNNER=slurm (CONTRACT §18, issue 24), on the
  * two-node test cluster of scripts/slurm-cluster.sh (one for the whole file): a node that dies (its session ends
  * with the reason, the node comes back), a job whose application never listens (it fails after the start-up
- * timeout and its job is cancelled), and no streamgate-* job left at the end. (slurmctld down is not here yet:
+ * timeout and its job is cancelled), a session started as an srun step (STREAMGATE_SLURM_LAUNCH=step) that outlives a
+ * SIGKILL of its service, and no streamgate-* job left at the end. (slurmctld down is not here yet:
  * `squeue --json` answers an empty list when the controller is down, which the runner takes for no jobs.)
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 import { startTestCluster, type TestCluster } from '../test-support/slurm-cluster.ts';
 import { call, type Answer } from './support/http.ts';
 import { figure } from './support/profile.ts';
-import { removeWorkDir, startService, stopStartedServices, until, type Service } from './support/service.ts';
+import {
+  processesWith,
+  removeWorkDir,
+  startService,
+  stopStartedServices,
+  until,
+  type Service,
+} from './support/service.ts';
 
 const SERVICE_PORT = 18290;
 const PORTS = { first: 45980, last: 45999 };
@@ -59,22 +68,22 @@ function slurm(tool: string, args: string[]): Promise<string> {
   return cluster.slurm(tool, args);
 }
 
-async function launch(app = 'sample', profile = 'small'): Promise<Answer> {
-  return call(`${service.api}/stream`, { method: 'POST', body: { id: app, profile } });
+async function launch(app = 'sample', profile = 'small', api = service.api): Promise<Answer> {
+  return call(`${api}/stream`, { method: 'POST', body: { id: app, profile } });
 }
 
-async function created(app = 'sample', profile = 'small'): Promise<string> {
-  const res = await launch(app, profile);
+async function created(app = 'sample', profile = 'small', api = service.api): Promise<string> {
+  const res = await launch(app, profile, api);
   expect([200, 202], res.text).toContain(res.status);
   return res.body.id as string;
 }
 
 /** The session once ready; a session that fails throws its reason. */
-async function ready(id: string, timeoutMs = 90_000): Promise<Answer> {
+async function ready(id: string, timeoutMs = 90_000, api = service.api): Promise<Answer> {
   return until(
     `session ${id} to be ready`,
     async () => {
-      const res = await call(`${service.api}/stream/${id}`);
+      const res = await call(`${api}/stream/${id}`);
       if (res.status === 410) throw new Error(`session ${id} failed: ${res.text}`);
       return res.status === 200 ? res : undefined;
     },
@@ -103,8 +112,13 @@ function where(body: Record<string, unknown>): { host: string; health: string } 
   return { host, health: `http://${host}:${port}/health` };
 }
 
-async function end(id: string): Promise<void> {
-  expect((await call(`${service.api}/stream/${id}`, { method: 'DELETE' })).status).toBe(204);
+async function end(id: string, api = service.api): Promise<void> {
+  expect((await call(`${api}/stream/${id}`, { method: 'DELETE' })).status).toBe(204);
+}
+
+/** The session id of a process (the sixth field of /proc/<pid>/stat). */
+function sessionOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[3] ?? '';
 }
 
 /** The streamgate-* jobs that Slurm has pending or running, as "name STATE". */
@@ -218,6 +232,48 @@ describe('sessions on Slurm, under faults', () => {
     figure('node2 started again: back after', Date.now() - killedAt, 'ms');
     expect(state).toBe('idle');
     await end(survivor);
+  });
+
+  it('starts a session as an srun step that outlives a SIGKILL of its service, and leaves no srun once it ends', async () => {
+    const steps = await startService({
+      port: SERVICE_PORT + 1,
+      sessionPorts: PORTS,
+      catalog: CATALOG,
+      env: {
+        ...cluster?.env,
+        STREAMGATE_RUNNER: 'slurm',
+        STREAMGATE_SLURM_LAUNCH: 'step',
+        STREAMGATE_RATE_LIMIT: 'off',
+      },
+    });
+    try {
+      const postedAt = Date.now();
+      const id = await created('sample', 'small', steps.api);
+      const { health } = where((await ready(id, 90_000, steps.api)).body);
+      figure('srun step: ready after', Date.now() - postedAt, 'ms');
+      expect((await fetch(health)).status).toBe(200);
+      // srun (and the helper it forks), each in a session other than the service's.
+      const srun = processesWith(`--job-name=streamgate-${id}`);
+      expect(srun.length).toBeGreaterThan(0);
+      for (const pid of srun) expect(sessionOf(pid)).not.toBe(sessionOf(steps.child.pid ?? 0));
+
+      // srun is in a session of its own: the service's SIGKILL leaves it, and so the job and its application.
+      await steps.kill9();
+      await steps.restart();
+      expect((await ready(id, 30_000, steps.api)).status).toBe(200);
+      expect((await fetch(health)).status).toBe(200);
+
+      await end(id, steps.api);
+      const left = await until(
+        'its srun to end with its job',
+        async () => (processesWith(`--job-name=streamgate-${id}`).length === 0 ? [] : undefined),
+        30_000,
+        250,
+      );
+      expect(left).toEqual([]);
+    } finally {
+      await steps.close();
+    }
   });
 
   it('leaves no streamgate job behind once its sessions have ended', async () => {

@@ -68,7 +68,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ STREAMGATE_RUNNER: 'slurm' })).toMatchObject({
       runner: 'slurm',
       slurmDir: path.join(root, '.streamgate', 'slurm'),
+      slurmLaunch: 'batch',
     });
+    expect(loadConfig({ STREAMGATE_RUNNER: 'slurm', STREAMGATE_SLURM_LAUNCH: 'step' }).slurmLaunch).toBe(
+      'step',
+    );
+    expect(() => loadConfig({ STREAMGATE_RUNNER: 'slurm', STREAMGATE_SLURM_LAUNCH: 'srun' })).toThrow(
+      'STREAMGATE_SLURM_LAUNCH=srun must be batch or step.',
+    );
     expect(loadConfig({ STREAMGATE_RUNNER: 'slurm', STREAMGATE_SLURM_DIR: '/shared/sg' }).slurmDir).toBe(
       '/shared/sg',
     );

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
+import type { SlurmLaunch } from './runners/slurm-tools.ts';
 import { loadDoorConfig, type DoorConfig } from './door/door-config.ts';
 import { loadOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 import type { RateLimit } from './http/rate-limit.ts';
@@ -48,6 +49,11 @@ export interface ServiceConfig {
   runner?: 'local' | 'slurm';
   /** The directory the service and the Slurm nodes share (STREAMGATE_SLURM_DIR; default <data dir>/slurm). */
   slurmDir?: string;
+  /**
+   * How a Slurm session starts (STREAMGATE_SLURM_LAUNCH): `batch`, a batch job (sbatch), or `step`, an interactive
+   * allocation and its step (srun), allocated at its request rather than at the controller's next pass.
+   */
+  slurmLaunch?: SlurmLaunch;
   /** The door (CONTRACT §21): signaling through the service, the TURN relay; absent: direct play only. */
   door?: DoorConfig;
   /**
@@ -240,14 +246,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   };
 }
 
-/** STREAMGATE_RUNNER (local or slurm) and, for Slurm, the shared directory. */
-function runnerOf(env: NodeJS.ProcessEnv, dataDir: string): Pick<ServiceConfig, 'runner' | 'slurmDir'> {
+/** STREAMGATE_RUNNER (local or slurm) and, for Slurm, the shared directory and the way a session starts. */
+function runnerOf(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): Pick<ServiceConfig, 'runner' | 'slurmDir' | 'slurmLaunch'> {
   const runner = (env.STREAMGATE_RUNNER ?? 'local').trim() || 'local';
   if (runner !== 'local' && runner !== 'slurm')
     throw new ConfigError(`STREAMGATE_RUNNER=${runner} must be local or slurm.`);
   if (runner === 'local') return { runner };
   const slurmDir = path.resolve(env.STREAMGATE_SLURM_DIR?.trim() || path.join(dataDir, 'slurm'));
-  return { runner, slurmDir };
+  const slurmLaunch = (env.STREAMGATE_SLURM_LAUNCH ?? 'batch').trim() || 'batch';
+  if (slurmLaunch !== 'batch' && slurmLaunch !== 'step')
+    throw new ConfigError(`STREAMGATE_SLURM_LAUNCH=${slurmLaunch} must be batch or step.`);
+  return { runner, slurmDir, slurmLaunch };
 }
 
 /**

@@ -34,12 +34,14 @@ const STOP_GRACE_MS = 5_000;
 
 /**
  * The runner STREAMGATE_RUNNER names: `local` runs each session's application on this machine, as many at once
- * as it has GPUs; `slurm` makes each session a batch job of the cluster, whose queue is the queue.
+ * as it has GPUs; `slurm` makes each session a job of the cluster (a batch job, or an srun step), whose queue is
+ * the queue.
  */
 function runnerOf(config: ServiceConfig, sandbox: ServiceSandbox, logger: SessionLogger): Runner {
   if (config.runner === 'slurm') {
     return new SlurmRunner({
       dir: config.slurmDir ?? '',
+      launch: config.slurmLaunch,
       portRange: config.portRange,
       stopGraceMs: STOP_GRACE_MS,
       // Real programs run sandboxed on the nodes too; only the tests' stand-ins ever run without.

@@ -100,7 +100,9 @@ async function main(): Promise<void> {
         void announced.then(() => {
           listening = true;
           mark('listening');
-          writePrivate(placedFile(dir, sessionId), { ...placement, node, marks });
+          // The job's id too: a step started by srun is not known to the service by it until squeue lists it.
+          const job = process.env.SLURM_JOB_ID;
+          writePrivate(placedFile(dir, sessionId), { ...placement, node, job, marks });
         });
       },
       exited: (exit) => void end(exit),

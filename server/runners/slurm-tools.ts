@@ -1,11 +1,14 @@
 /**
- * Slurm's own tools, as the Slurm runner uses them: `sbatch` to submit, `squeue` to follow, `scancel` to end,
+ * Slurm's own tools, as the Slurm runner uses them: `sbatch` to submit (or `srun` to allocate and start at once),
+ * `squeue` to follow, `scancel` to end,
  * `sinfo` for the nodes, `scontrol` to give a job more time. Each reads the cluster's configuration as any Slurm tool does (SLURM_CONF).
  * Outputs are asked for in fixed one-line formats and parsed strictly: a line that does not parse is an
  * error, never a guess. A tool that does not answer (slurmctld down) rejects with SlurmUnavailable.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { PRIVATE_FILE_MODE } from '../private-files.ts';
 
 /** The controller (slurmctld) did not answer, or a tool is missing: launches are refused in these words. */
 export class SlurmUnavailable extends Error {
@@ -51,6 +54,46 @@ export interface Submission {
   command: string[];
 }
 
+/**
+ * How a session's job starts (STREAMGATE_SLURM_LAUNCH). `batch`: a batch job, which Slurm 22.05 allocates only at
+ * slurmctld's next background pass (once a second), whatever slurm.conf says; it needs nothing of the service's
+ * machine once submitted. `step`: `srun`, whose allocation is made in its request and whose one step is the job;
+ * srun stays on the service's machine as long as the job, and the job ends if srun is killed.
+ */
+export type SlurmLaunch = 'batch' | 'step';
+
+/** What became of an srun: its exit code, and its last line of error output (Slurm's words when it refused). */
+export interface StepEnd {
+  code: number | null;
+  said: string;
+}
+
+/** Starts srun with these arguments, its output into `log`, in a session of its own; resolves when it ends. */
+export type SpawnStep = (args: string[], log: string) => Promise<StepEnd>;
+
+/**
+ * srun as a process of its own session, not of the service's: a restart of the service (or its SIGKILL) leaves it,
+ * and the session's job, running, as a batch job would be; the service finds the job again by its name.
+ */
+export const spawnStep: SpawnStep = (args, log) => {
+  const fd = openSync(log, 'a', PRIVATE_FILE_MODE);
+  const child = spawn('srun', args, { detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  child.unref();
+  return new Promise((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      resolve({
+        code: null,
+        said: error.code === 'ENOENT' ? 'srun is not installed: run npm run setup' : error.message,
+      }),
+    );
+    child.once('exit', (code) => {
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      resolve({ code, said: (lines.at(-1) ?? '').replace(/^srun: (error: )?/, '') });
+    });
+  });
+};
+
 /** The states of a job that is over. */
 export const ENDED =
   /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|SPECIAL_EXIT|REVOKED)/;
@@ -73,30 +116,49 @@ export const runTool: Run = (file, args) =>
     });
   });
 
+/** What sbatch and srun are both asked: the job's name, resources, limits and output. */
+function jobOptions(job: Submission): string[] {
+  return [
+    `--job-name=${job.name}`,
+    `--time=${Math.max(1, Math.ceil(job.minutes))}`,
+    `--output=${job.output}`,
+    '--export=ALL',
+    ...(job.gpus > 0 ? [`--gres=gpu:${job.gpus}`] : []),
+    ...(job.partition ? [`--partition=${job.partition}`] : []),
+    ...(job.account ? [`--account=${job.account}`] : []),
+    ...(job.qos ? [`--qos=${job.qos}`] : []),
+    ...(job.constraint ? [`--constraint=${job.constraint}`] : []),
+  ];
+}
+
 export class SlurmTools {
-  constructor(private readonly run: Run = runTool) {}
+  constructor(
+    private readonly run: Run = runTool,
+    private readonly spawnSrun: SpawnStep = spawnStep,
+  ) {}
 
   /** Submits a batch job; resolves with its id. */
   async submit(job: Submission): Promise<string> {
     const args = [
       '--parsable',
-      `--job-name=${job.name}`,
-      `--time=${Math.max(1, Math.ceil(job.minutes))}`,
-      `--output=${job.output}`,
-      '--export=ALL',
+      ...jobOptions(job),
       // A job whose node dies ends its session (with the reason); Slurm would otherwise queue it again.
       '--no-requeue',
-      ...(job.gpus > 0 ? [`--gres=gpu:${job.gpus}`] : []),
-      ...(job.partition ? [`--partition=${job.partition}`] : []),
-      ...(job.account ? [`--account=${job.account}`] : []),
-      ...(job.qos ? [`--qos=${job.qos}`] : []),
-      ...(job.constraint ? [`--constraint=${job.constraint}`] : []),
       `--wrap=exec ${job.command.map(shellWord).join(' ')}`,
     ];
     const out = (await this.run('sbatch', args)).trim();
     const id = out.split(';')[0] ?? '';
     if (!/^\d+$/.test(id)) throw new Error(`sbatch answered something other than a job id: ${out}`);
     return id;
+  }
+
+  /**
+   * Allocates and starts the job at once as one srun step (SlurmLaunch `step`), srun's own words into `log`;
+   * resolves when srun ends. The job's id is learnt from squeue by its name (or from what the job writes).
+   */
+  runStep(job: Submission, log: string): Promise<StepEnd> {
+    // One task, no input; an interactive job is never queued again when its node dies.
+    return this.spawnSrun(['--ntasks=1', '--input=none', ...jobOptions(job), ...job.command], log);
   }
 
   /** The jobs whose names start with `prefix`, of any state Slurm still remembers (squeue --json lists them all). */

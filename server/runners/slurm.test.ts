@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SlurmRunner } from './slurm.ts';
 import { placedFile, specFile, writePrivate, type JobSpec } from './slurm-files.ts';
-import { gpusOf, SlurmTools, SlurmUnavailable } from './slurm-tools.ts';
+import { gpusOf, SlurmTools, SlurmUnavailable, type SlurmLaunch, type StepEnd } from './slurm-tools.ts';
 import { waitingWords } from './slurm-words.ts';
 import type { RunExit, RunObserver } from './runner.ts';
 import { standInRequest } from '../../test-support/session-support.ts';
@@ -48,7 +48,17 @@ class FakeCluster {
   slowMs = 0;
   /** Each tool run, by name, in order. */
   ran: string[] = [];
+  /** What srun was asked, and how it answers: it allocates at once, or it is refused in these words. */
+  stepped: string[][] = [];
+  refuseStep: string | undefined;
   private next = 100;
+  step = (args: string[]): Promise<StepEnd> => {
+    this.stepped.push(args);
+    if (this.refuseStep) return Promise.resolve({ code: 1, said: this.refuseStep });
+    const name = args.find((arg) => arg.startsWith('--job-name='))!.slice('--job-name='.length);
+    this.jobs.set(String(this.next++), { name, state: 'RUNNING', reason: 'None', node: 'node2' });
+    return new Promise(() => {}); // as long as its job: these tests end first
+  };
   run = async (file: string, args: string[]): Promise<string> => {
     this.ran.push(file);
     if (this.down) throw new SlurmUnavailable('the Slurm controller (slurmctld) does not answer');
@@ -105,7 +115,7 @@ function observer(): RunObserver {
   };
 }
 
-function runner(): SlurmRunner {
+function runner(launch: SlurmLaunch = 'batch'): SlurmRunner {
   const log = (_fields: object, message: string) => logged.push(message);
   return new SlurmRunner({
     dir,
@@ -114,7 +124,8 @@ function runner(): SlurmRunner {
     sandboxed: true,
     logger: { info: log, warn: log, error: log },
     pollMs: 100,
-    tools: new SlurmTools(cluster.run),
+    tools: new SlurmTools(cluster.run, cluster.step),
+    launch,
   });
 }
 
@@ -237,6 +248,66 @@ describe('the Slurm runner', () => {
     writePrivate(placedFile(dir, 's1'), placement);
     expect(await placed).toEqual({ host: '10.77.0.12', ports: placement.ports, handle: { job: '100' } });
     expect(cluster.ran.slice(before)).toEqual([]);
+    await slurm.close();
+  });
+
+  it('starts a session as an srun step, learns its job by name, places it as the job writes, and cancels it', async () => {
+    const slurm = runner('step');
+    await slurm.open();
+    await slurm.start(spec('s1', { gpus: 1, slurm: { partition: 'gpu' } }), observer());
+    expect(cluster.submitted).toEqual([]);
+    const asked = cluster.stepped[0]!;
+    expect(asked).toEqual(
+      expect.arrayContaining(['--ntasks=1', '--input=none', '--job-name=streamgate-s1', '--gres=gpu:1']),
+    );
+    // srun's options, then the job's command: srun reads no option after the command's first word.
+    expect(asked.slice(asked.indexOf(process.execPath)).at(-1)).toBe('s1');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.waiting.at(-1)).toBe('Starting on node2');
+    const placement = { host: '10.77.0.12', ports: { signaling: 47010, media: 47011 } };
+    writePrivate(placedFile(dir, 's1'), { ...placement, job: '100' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.placed).toEqual([{ ...placement, handle: { job: '100' } }]);
+    await slurm.stop('s1', undefined);
+    expect(cluster.cancelled).toEqual(['100']);
+    await slurm.close();
+  });
+
+  it('places an srun step by the id its job writes, before squeue has listed it', async () => {
+    const slurm = runner('step');
+    await slurm.open();
+    const told = observer();
+    const placed = new Promise((resolve) => (told.placed = resolve));
+    await slurm.start(spec('s1'), told);
+    const placement = { host: '10.77.0.12', ports: { signaling: 47010, media: 47011 } };
+    writePrivate(placedFile(dir, 's1'), { ...placement, job: '100' });
+    expect(await placed).toEqual({ ...placement, handle: { job: '100' } });
+    await slurm.close();
+  });
+
+  it('cancels an srun job stopped before the runner saw it, found by its name', async () => {
+    const slurm = runner('step');
+    await slurm.open();
+    await slurm.start(spec('s1'), observer());
+    await slurm.stop('s1', undefined);
+    expect(cluster.cancelled).toEqual(['100']);
+    await slurm.close();
+  });
+
+  it("ends a session whose srun Slurm refused, in Slurm's words", async () => {
+    const slurm = runner('step');
+    await slurm.open();
+    cluster.refuseStep = 'Unable to allocate resources: Invalid partition name specified';
+    await slurm.start(spec('s1', { slurm: { partition: 'nope' } }), observer());
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard.exited).toEqual([
+      {
+        code: null,
+        signal: null,
+        lastWords: 'Unable to allocate resources: Invalid partition name specified',
+        reason: 'was refused by Slurm: Unable to allocate resources: Invalid partition name specified',
+      },
+    ]);
     await slurm.close();
   });
 

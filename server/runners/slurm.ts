@@ -1,6 +1,6 @@
 /**
- * The Slurm runner (CONTRACT §18, STREAMGATE_RUNNER=slurm): each session is one batch job named
- * `streamgate-<session id>`, submitted with the profile's GPUs, partition and limits and a time limit equal
+ * The Slurm runner (CONTRACT §18, STREAMGATE_RUNNER=slurm): each session is one job named
+ * `streamgate-<session id>` (a batch job, or an srun step with STREAMGATE_SLURM_LAUNCH=step), submitted with the profile's GPUs, partition and limits and a time limit equal
  * to the session's lifetime. The job (slurm-job.ts) runs the application on its node, sandboxed, and writes
  * where it listens into the shared directory; this runner follows the jobs (one squeue for all, every
  * `pollMs`) and tells each session what became of its job. Slurm's queue is the queue: slots are unbounded
@@ -12,7 +12,15 @@ import path from 'node:path';
 import { appBundles, appEntry } from './app-bundles.ts';
 import { repoRoot } from './local-spawn.ts';
 import { exitFile, PLACED, placedFile, specFile, type JobSpec } from './slurm-files.ts';
-import { ENDED, SlurmTools, SlurmUnavailable, type SlurmJob, type SlurmNode } from './slurm-tools.ts';
+import {
+  ENDED,
+  SlurmTools,
+  SlurmUnavailable,
+  type SlurmJob,
+  type SlurmLaunch,
+  type SlurmNode,
+  type StepEnd,
+} from './slurm-tools.ts';
 import { endingWords, waitingWords } from './slurm-words.ts';
 import type {
   ClusterNodes,
@@ -41,6 +49,8 @@ export interface SlurmRunnerOptions {
   sandboxed: boolean;
   appCwd?: string;
   logger: SessionLogger;
+  /** A batch job (default) or an srun step (slurm-tools.ts, SlurmLaunch). */
+  launch?: SlurmLaunch;
   /** How often the jobs are looked at (default 250 ms). */
   pollMs?: number;
   /** The Slurm commands (slurm-tools.ts); tests give stand-ins. */
@@ -58,6 +68,8 @@ interface Tracked {
   runningSince?: number;
   /** When it was submitted: a list asked for before then cannot show it yet. */
   submittedAt?: number;
+  /** How and when its srun ended (`step` launches), while squeue has not shown its job. */
+  stepEnd?: StepEnd & { at: number };
 }
 
 /** How often the nodes are looked at again while a job waits (their GPUs and states are in its words). */
@@ -152,17 +164,29 @@ export class SlurmRunner implements Runner {
       placed: false,
     };
     this.tracked.set(sessionId, tracked);
-    try {
-      tracked.submittedAt = Date.now();
-      tracked.jobId = await this.tools.submit({
-        name: `${JOB_PREFIX}${sessionId}`,
-        gpus: settings.gpus,
-        // Its lifetime before any extension, which raises the limit (extend).
-        minutes: (settings.lifetimeMs ?? settings.maxLifetimeMs) / 60_000,
-        ...settings.slurm,
-        output: path.join(dir, 'logs', `${sessionId}.job.log`),
-        command: [process.execPath, ...appEntry('slurm-job'), dir, sessionId],
+    const submission = {
+      name: `${JOB_PREFIX}${sessionId}`,
+      gpus: settings.gpus,
+      // Its lifetime before any extension, which raises the limit (extend).
+      minutes: (settings.lifetimeMs ?? settings.maxLifetimeMs) / 60_000,
+      ...settings.slurm,
+      output: path.join(dir, 'logs', `${sessionId}.job.log`),
+      command: [process.execPath, ...appEntry('slurm-job'), dir, sessionId],
+    };
+    tracked.submittedAt = Date.now();
+    if (this.options.launch === 'step') {
+      // Its id comes with the next look at the jobs, or with the file it writes; an srun that ends before squeue
+      // showed its job was refused (or its job ended at once), which that look tells apart.
+      const log = path.join(dir, 'logs', `${sessionId}.srun.log`);
+      void this.tools.runStep(submission, log).then((end) => {
+        tracked.stepEnd = { ...end, at: Date.now() };
+        void this.poll();
       });
+      this.options.logger.info({ sessionId }, `Started srun for ${submission.name}`);
+      return;
+    }
+    try {
+      tracked.jobId = await this.tools.submit(submission);
     } catch (error) {
       this.tracked.delete(sessionId);
       const why = error instanceof SlurmUnavailable ? error.message : (error as Error).message;
@@ -174,12 +198,29 @@ export class SlurmRunner implements Runner {
   async stop(sessionId: string, handle: RunHandle | undefined): Promise<void> {
     const tracked = this.tracked.get(sessionId);
     this.tracked.delete(sessionId);
-    const jobId = tracked?.jobId ?? handle?.job;
+    const jobId = tracked?.jobId ?? handle?.job ?? (tracked && (await this.jobNamed(sessionId, tracked)));
     if (jobId) await this.tools.cancelAndWait(jobId, JOB_PREFIX, this.options.stopGraceMs + 5_000);
     const { dir } = this.options;
     for (const file of [specFile(dir, sessionId), placedFile(dir, sessionId), exitFile(dir, sessionId)])
       await rm(file, { force: true });
     await rm(path.join(dir, sessionId), { recursive: true, force: true });
+  }
+
+  /**
+   * The id of a session's srun job not yet seen by the runner: squeue is asked until it lists the job by its name
+   * (srun may still be asking for it), for at most 5 s, or until srun ended without one.
+   */
+  private async jobNamed(sessionId: string, tracked: Tracked): Promise<string | undefined> {
+    if (this.options.launch !== 'step') return undefined;
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const named = (await this.tools.jobs(JOB_PREFIX).catch(() => [])).find(
+        (each) => each.name === `${JOB_PREFIX}${sessionId}`,
+      );
+      if (named || tracked.stepEnd) return named?.id;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return undefined;
   }
 
   /** Raises the job's time limit to the session's new lifetime; a cluster that refuses is said so, in words. */
@@ -290,7 +331,17 @@ export class SlurmRunner implements Runner {
   /** What became of one session's job since the last look. */
   private follow(sessionId: string, tracked: Tracked, jobs: SlurmJob[]): void {
     const observer = tracked.observer;
-    if (!tracked.jobId || !observer) return;
+    if (!observer) return;
+    tracked.jobId ??= jobs.find((each) => each.name === `${JOB_PREFIX}${sessionId}`)?.id;
+    if (!tracked.jobId) {
+      // An srun that ended with no job of its name in a list asked for since was refused: its words say why.
+      const end = tracked.stepEnd;
+      if (!end || end.at >= this.jobsAt) return;
+      this.tracked.delete(sessionId);
+      const said = end.said || `srun ended with code ${end.code}`;
+      observer.exited({ code: null, signal: null, lastWords: said, reason: `was refused by Slurm: ${said}` });
+      return;
+    }
     const job = jobs.find((each) => each.id === tracked.jobId);
     // A list asked for while the job was being submitted does not show it yet: that is no end.
     if (!job && (tracked.submittedAt ?? 0) >= this.jobsAt) return;
@@ -329,17 +380,20 @@ export class SlurmRunner implements Runner {
    */
   private placedNow(sessionId: string): boolean {
     const tracked = this.tracked.get(sessionId);
-    if (!tracked?.jobId || !tracked.observer || tracked.placed) return false;
+    if (!tracked?.observer || tracked.placed) return false;
     const placement = this.placement(sessionId, tracked.jobId);
     if (!placement) return false;
+    tracked.jobId = placement.handle.job;
     tracked.placed = true;
     tracked.observer.placed(placement, Promise.resolve());
     return true;
   }
 
-  private placement(sessionId: string, jobId: string): Placement | undefined {
-    const placed = readWord<Placement>(placedFile(this.options.dir, sessionId));
-    return placed && { host: placed.host, ports: placed.ports, handle: { job: jobId } };
+  /** Where the job says it listens; its id is the one it writes when the runner has not learnt it yet (srun). */
+  private placement(sessionId: string, jobId: string | undefined): Placement | undefined {
+    const placed = readWord<Placement & { job?: string }>(placedFile(this.options.dir, sessionId));
+    const job = jobId ?? placed?.job;
+    return placed && job ? { host: placed.host, ports: placed.ports, handle: { job } } : undefined;
   }
 
   /** How a job ended, from what its job wrote and what Slurm says. */
