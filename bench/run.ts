@@ -18,6 +18,7 @@ const all = [
   'launch',
   'viewer',
   'sound',
+  'sound-idle',
   'slurm',
   'door',
   'encoding',

@@ -65,7 +65,7 @@ describe('parec', () => {
       '--format=s16le',
       '--rate=48000',
       '--channels=2',
-      '--latency-msec=10',
+      '--latency-msec=30',
       '-d',
       `${SINK}.monitor`,
     ]);

@@ -84,14 +84,20 @@ export function wrapWithSound(
   };
 }
 
-/** `parec`'s arguments: the sink's monitor as raw 48 kHz stereo s16le, in 10 ms fragments. */
+/**
+ * `parec`'s arguments: the sink's monitor as raw 48 kHz stereo s16le. PulseAudio hands a recording its data in
+ * pieces of about a sixth of the latency asked for: at 10 ms, 600 writes of 320 bytes a second, each a wake-up and
+ * a read of the display host's. At 30 ms, 200 a second: the host of a silent session nobody watches went from
+ * 0.038-0.044 core to 0.017-0.028 (with PcmFrames cutting frames in place; `npm run bench -- sound-idle`), and the
+ * display host's key to sound did not move (48.6-57.7 ms against 57.5, `npx tsx bench/sound.ts --keys-only`).
+ */
 export function parecArgs(): string[] {
   return [
     '--raw',
     '--format=s16le',
     `--rate=${SAMPLE_RATE}`,
     `--channels=${CHANNELS}`,
-    '--latency-msec=10',
+    '--latency-msec=30',
     '-d',
     `${SINK}.monitor`,
   ];

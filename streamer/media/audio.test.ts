@@ -88,6 +88,18 @@ describe('PcmFrames', () => {
     expect(frames).toHaveLength(3);
     expect(Buffer.concat(frames).equals(data.subarray(0, FRAME_BYTES * 3))).toBe(true);
   });
+
+  it('gives each frame as it completes, also several of one chunk and one across chunks', () => {
+    const firsts: number[] = [];
+    const cutter = new PcmFrames((f) => firsts.push(f[0]!, f[FRAME_BYTES - 1]!));
+    const data = Buffer.alloc(FRAME_BYTES * 4);
+    for (let frame = 0; frame < 4; frame++)
+      data.fill(frame + 1, frame * FRAME_BYTES, (frame + 1) * FRAME_BYTES);
+    cutter.write(data.subarray(0, FRAME_BYTES * 2 + 10));
+    expect(firsts).toEqual([1, 1, 2, 2]);
+    cutter.write(data.subarray(FRAME_BYTES * 2 + 10));
+    expect(firsts).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
+  });
 });
 
 describe('isSilent', () => {
@@ -96,5 +108,10 @@ describe('isSilent', () => {
     const frame = Buffer.alloc(FRAME_BYTES);
     frame[FRAME_BYTES - 1] = 1;
     expect(isSilent(frame)).toBe(false);
+    // Longer than a frame: every part is looked at.
+    const long = Buffer.alloc(FRAME_BYTES * 2 + 8);
+    expect(isSilent(long)).toBe(true);
+    long[FRAME_BYTES * 2 + 7] = 1;
+    expect(isSilent(long)).toBe(false);
   });
 });

@@ -34,9 +34,14 @@ export async function loadOpus(): Promise<void> {
   opus ??= (await import('opusscript')).default;
 }
 
-/** Whether every sample of `frame` is zero. */
+const ZEROS = Buffer.alloc(FRAME_BYTES);
+
+/** Whether every sample of `frame` is zero (compared natively, a frame's length at a time: no value made per sample). */
 export function isSilent(frame: Buffer): boolean {
-  for (let i = 0; i + 8 <= frame.length; i += 8) if (frame.readBigUInt64LE(i) !== 0n) return false;
+  for (let at = 0; at < frame.length; at += ZEROS.length) {
+    const part = frame.subarray(at, at + ZEROS.length);
+    if (!part.equals(ZEROS.subarray(0, part.length))) return false;
+  }
   return true;
 }
 
@@ -139,19 +144,27 @@ export class AudioStream {
   }
 }
 
-/** Cuts a byte stream of PCM (a pipe's chunks of any size) into whole frames. */
+/**
+ * Cuts a byte stream of PCM (a pipe's chunks of any size) into whole frames, in one buffer of its own: a frame
+ * given to `onFrame` is good during the call only (AudioStream.push encodes it there), and nothing is allocated
+ * per chunk (the display host reads its sound a few hundred times a second).
+ */
 export class PcmFrames {
-  private pending: Buffer = Buffer.alloc(0);
+  private readonly frame = Buffer.alloc(FRAME_BYTES);
+  private filled = 0;
 
   constructor(private readonly onFrame: (frame: Buffer) => void) {}
 
   write(chunk: Buffer): void {
-    let data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
-    while (data.length >= FRAME_BYTES) {
-      this.onFrame(data.subarray(0, FRAME_BYTES));
-      data = data.subarray(FRAME_BYTES);
+    let at = 0;
+    while (at < chunk.length) {
+      const copied = chunk.copy(this.frame, this.filled, at, at + FRAME_BYTES - this.filled);
+      this.filled += copied;
+      at += copied;
+      if (this.filled === FRAME_BYTES) {
+        this.filled = 0;
+        this.onFrame(this.frame);
+      }
     }
-    // A copy: the pipe may reuse its chunk.
-    this.pending = Buffer.from(data);
   }
 }
