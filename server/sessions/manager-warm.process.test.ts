@@ -77,7 +77,9 @@ describe('session manager: warm applications', () => {
     const m = await setup({ capacity: 2, warm: [warmOf(plainRequest())] });
     await warmReady(m, 1);
     const cold = track(await m.create(standInRequest()))!;
-    expect(cold.state).toBe('pending');
+    // Started for it, not handed over. (Not "pending" in the answer: the answer waits for the state file, and a
+    // stand-in started meanwhile may be ready by then on a busy disk, as once in CI.)
+    expect(logged()).not.toContain(`${cold.id} Handed a warm USD Viewer 1.2.0 to its session`);
     expect(m.capacity()).toMatchObject({ running: 1, warm: 1 });
     await ready(m, cold.id);
   });
@@ -88,7 +90,7 @@ describe('session manager: warm applications', () => {
     await warmReady(m, 1);
     // Another model starts cold; the defaults (what POST /stream fills in when none is given) take the warm one.
     const other = track(await m.create({ ...plainRequest(), arguments: { model: 'icosphere.obj' } }))!;
-    expect(other.state).toBe('pending');
+    expect(logged()).not.toContain(`${other.id} Handed a warm USD Viewer 1.2.0 to its session`);
     const claimed = track(await m.create({ ...plainRequest(), arguments: { ...defaults } }))!;
     expect(claimed).toMatchObject({ state: 'ready', arguments: defaults });
     await ready(m, other.id);
