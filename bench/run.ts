@@ -14,6 +14,7 @@ const all = [
   'streamer',
   'display',
   'sandbox',
+  'encoder-rest',
   'portal',
   'launch',
   'viewer',

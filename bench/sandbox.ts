@@ -5,8 +5,9 @@
  *    sandbox/bwrap.ts (its own user, namespaces, seccomp filter, control group) by turns, and the time from
  *    spawn to its first window mapped is taken for each. Target: the sandbox adds at most 30 ms (median).
  * 2. The memory of an idle terminal session, all its processes: the real service, started as a user starts it,
- *    launches the Terminal at 1280x720 (the display 1920x1080) through its API, nobody watches for 5 s, and
- *    each process below the service (this session's, the only one) is read: RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
+ *    launches the Terminal at 1280x720 (the display 1920x1080) through its API, nobody watches, and each process
+ *    below the service (this session's, the only one) is read twice: 5 s after ready, its encoder still running,
+ *    and once its encoder rests (DEFAULT_ENCODER_REST_S after ready, and 5 s more): RSS (what `ps` shows, shared libraries counted whole in each process) and PSS (shared pages split
  *    among their users, the fair share of one session). Target: at most 150 MB.
  *    `npx tsx bench/sandbox.ts --memory 5` measures this alone, five times.
  * 3. The X server's start, on the host as the service's user and in the session's sandbox (its user, its control
@@ -20,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // Part 1 alone measures from the sandbox's and the display's own modules: the cost of one sandbox start is a
 // part of every launch that no entry point of the service gives apart from the rest (the X server, the program's
 // own start), so the bench makes one display and starts the same program bare and sandboxed on it, by turns.
+import { DEFAULT_ENCODER_REST_S } from '../protocol/launch.ts';
 import { findSandboxKit } from '../sandbox/availability.ts';
 import { feedPipes, pipesFor, sandboxLaunch, sessionUid } from '../sandbox/bwrap.ts';
 import { SessionCgroup } from '../sandbox/cgroups.ts';
@@ -175,6 +177,49 @@ function commandOf(pid: number): string {
  * below the service is that session's. The door's relay (coturn, a child of the service too, shared by every
  * session) is left off.
  */
+/** Each process below the service, read now and printed under `title`. */
+function printSessionMemory(servicePid: number, title: string): void {
+  const rows = new Map<string, { rss: number; pss: number; anon: number; count: number }>();
+  let serviceOwn = { rss: 0, pss: 0, count: 0 };
+  const ownChildren = childrenOf(servicePid);
+  for (const pid of descendantsOf(servicePid)) {
+    const name = commandOf(pid);
+    // The service runs from source (node --import tsx): tsx's esbuild is the service's compiler, there once
+    // for all sessions and with none, so it is shown apart and not counted as the session's.
+    if (name === 'esbuild' && ownChildren.includes(pid)) {
+      serviceOwn = {
+        rss: serviceOwn.rss + memoryKb(pid, 'Rss'),
+        pss: serviceOwn.pss + memoryKb(pid, 'Pss'),
+        count: serviceOwn.count + 1,
+      };
+      continue;
+    }
+    const row = rows.get(name) ?? { rss: 0, pss: 0, anon: 0, count: 0 };
+    row.rss += memoryKb(pid, 'Rss');
+    row.pss += memoryKb(pid, 'Pss');
+    row.anon += memoryKb(pid, 'Anonymous');
+    row.count++;
+    rows.set(name, row);
+  }
+  let rss = 0;
+  let pss = 0;
+  console.log(`\n${title}, memory of each of its processes:`);
+  for (const [name, row] of [...rows].sort((a, b) => b[1].pss - a[1].pss)) {
+    rss += row.rss;
+    pss += row.pss;
+    console.log(
+      `  ${name.padEnd(22)} x${row.count}  RSS ${(row.rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(row.pss / 1024).toFixed(1).padStart(6)} MB  of which anonymous ${(row.anon / 1024).toFixed(1).padStart(6)} MB`,
+    );
+  }
+  console.log(
+    `  all                         RSS ${(rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(pss / 1024).toFixed(1).padStart(6)} MB   target ≤ 150 MB`,
+  );
+  if (serviceOwn.count > 0)
+    console.log(
+      `  not counted: the service's own esbuild (tsx's compiler) x${serviceOwn.count}  RSS ${(serviceOwn.rss / 1024).toFixed(1)} MB  PSS ${(serviceOwn.pss / 1024).toFixed(1)} MB`,
+    );
+}
+
 async function idleSessionMemory(): Promise<void> {
   const catalog = `applications:
   - id: terminal
@@ -203,48 +248,17 @@ profiles:
     const created = (await answer.json()) as { id: string };
     for (let i = 0; i < 300 && (await fetch(`${api}/stream/${created.id}`)).status !== 200; i++)
       await sleep(100);
+    const readyAt = Date.now();
     await sleep(5_000);
-    const rows = new Map<string, { rss: number; pss: number; anon: number; count: number }>();
-    let serviceOwn = { rss: 0, pss: 0, count: 0 };
-    const ownChildren = childrenOf(service.pid);
-    for (const pid of descendantsOf(service.pid)) {
-      const name = commandOf(pid);
-      // The service runs from source (node --import tsx): tsx's esbuild is the service's compiler, there once
-      // for all sessions and with none, so it is shown apart and not counted as the session's.
-      if (name === 'esbuild' && ownChildren.includes(pid)) {
-        serviceOwn = {
-          rss: serviceOwn.rss + memoryKb(pid, 'Rss'),
-          pss: serviceOwn.pss + memoryKb(pid, 'Pss'),
-          count: serviceOwn.count + 1,
-        };
-        continue;
-      }
-      const row = rows.get(name) ?? { rss: 0, pss: 0, anon: 0, count: 0 };
-      row.rss += memoryKb(pid, 'Rss');
-      row.pss += memoryKb(pid, 'Pss');
-      row.anon += memoryKb(pid, 'Anonymous');
-      row.count++;
-      rows.set(name, row);
-    }
-    let rss = 0;
-    let pss = 0;
-    console.log(
-      '\nidle terminal session (1280x720 on a 1920x1080 display), memory of each of its processes:',
+    printSessionMemory(
+      service.pid,
+      'idle terminal session (1280x720 on a 1920x1080 display), 5 s after ready',
     );
-    for (const [name, row] of [...rows].sort((a, b) => b[1].pss - a[1].pss)) {
-      rss += row.rss;
-      pss += row.pss;
-      console.log(
-        `  ${name.padEnd(22)} x${row.count}  RSS ${(row.rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(row.pss / 1024).toFixed(1).padStart(6)} MB  of which anonymous ${(row.anon / 1024).toFixed(1).padStart(6)} MB`,
-      );
-    }
-    console.log(
-      `  all                         RSS ${(rss / 1024).toFixed(1).padStart(6)} MB  PSS ${(pss / 1024).toFixed(1).padStart(6)} MB   target ≤ 150 MB`,
+    await sleep(Math.max(0, readyAt + (DEFAULT_ENCODER_REST_S + 5) * 1000 - Date.now()));
+    printSessionMemory(
+      service.pid,
+      `the same, nobody having watched for ${DEFAULT_ENCODER_REST_S + 5} s: its encoder at rest`,
     );
-    if (serviceOwn.count > 0)
-      console.log(
-        `  not counted: the service's own esbuild (tsx's compiler) x${serviceOwn.count}  RSS ${(serviceOwn.rss / 1024).toFixed(1)} MB  PSS ${(serviceOwn.pss / 1024).toFixed(1)} MB`,
-      );
     await fetch(`${api}/stream/${created.id}`, { method: 'DELETE' });
   } finally {
     await service.stop();

@@ -54,6 +54,8 @@ describe('parseLaunch, by hand', () => {
       '3',
       '--codec',
       'h264',
+      '--encoder-rest-s',
+      '5',
       '--test-marks',
     ]);
     expect(options).toEqual({
@@ -73,6 +75,7 @@ describe('parseLaunch, by hand', () => {
       usdStageUri: 'omniverse://server/stage.usd',
       maxViewers: 3,
       filesMb: 512,
+      encoderRestS: 5,
       allowedOrigins: null,
       viewerSecret: null,
       testMarks: true,
@@ -160,6 +163,15 @@ describe('parseLaunch, by hand', () => {
     expect(parseLaunch(ports).maxViewers).toBe(8);
   });
 
+  it("rests a display host's encoder after 20 s without viewers unless told, and never at 0", () => {
+    expect(parseLaunch(ports).encoderRestS).toBe(20);
+    expect(parseLaunch(ports, { STREAMGATE_ENCODER_REST_S: '0' }).encoderRestS).toBe(0);
+    expect(() => parseLaunch(ports, { STREAMGATE_ENCODER_REST_S: '90000' })).toThrow(
+      'STREAMGATE_ENCODER_REST_S must be between 0 and 86400.',
+    );
+    expect(() => parseLaunch(ports, { STREAMGATE_ENCODER_REST_S: '-1' })).toThrow(LaunchError);
+  });
+
   it('sizes the session folder from STREAMGATE_FILES_MB, 512 MB unless told, within the largest a profile may ask', () => {
     expect(parseLaunch(ports).filesMb).toBe(DEFAULT_FILES_MB);
     expect(parseLaunch(ports, { STREAMGATE_FILES_MB: '64' }).filesMb).toBe(64);
@@ -208,6 +220,7 @@ describe('a launch built by the runner and parsed by the application', () => {
     audio: false,
     maxViewers: 3,
     filesMb: 2048,
+    encoderRestS: 0,
     allowedOrigins: ['http://127.0.0.1:8080', 'https://portal.example'],
     usdStageUri: 'omniverse://server/stage.usd',
     stillPath: '/data/stills/a.jpg',

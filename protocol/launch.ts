@@ -76,6 +76,8 @@ export interface Launch {
   maxViewers: number;
   /** The session folder's size in MB (a profile's `files_mb`). */
   filesMb: number;
+  /** Seconds a display host's encoder keeps running once nobody watches, before it rests; 0: it never rests. */
+  encoderRestS: number;
   /** Origins a browser may connect from; null: any (the application run alone). */
   allowedOrigins: string[] | null;
   /** The stage shown in the picture: the POST /stream body's `arguments.usd_stage_uri`. */
@@ -117,6 +119,7 @@ export const LAUNCH_ENV = {
   audio: 'STREAMGATE_AUDIO',
   maxViewers: 'STREAMGATE_MAX_VIEWERS',
   filesMb: 'STREAMGATE_FILES_MB',
+  encoderRestS: 'STREAMGATE_ENCODER_REST_S',
   allowedOrigins: 'STREAMGATE_ALLOWED_ORIGINS',
   arguments: 'STREAMGATE_ARGUMENTS',
   stillPath: 'STREAMGATE_STILL_PATH',
@@ -129,6 +132,12 @@ export const LAUNCH_ENV = {
   openCommand: OPEN_COMMAND_ENV,
   sandbox: 'STREAMGATE_SANDBOX',
 } as const;
+
+/**
+ * How long an unwatched display session keeps its encoder: long enough for a reload or a dropped connection to come
+ * back to a running one, short against a session left open for hours.
+ */
+export const DEFAULT_ENCODER_REST_S = 20;
 
 /** A launch item that is missing, unknown or out of range; main.ts prints its message and exits 2. */
 export class LaunchError extends Error {}
@@ -143,6 +152,7 @@ const integers = {
   maxHeight: { flag: '--max-height', range: [16, 4320] },
   maxViewers: { flag: '--max-viewers', range: [1, 1000] },
   filesMb: { flag: '--files-mb', range: [1, MAX_FILES_MB] },
+  encoderRestS: { flag: '--encoder-rest-s', range: [0, 86_400] },
 } as const;
 
 const texts = {
@@ -258,6 +268,7 @@ export function parseLaunch(argv: readonly string[], env: NodeJS.ProcessEnv = {}
     maxHeight,
     maxViewers: integer('maxViewers') ?? 8,
     filesMb: integer('filesMb') ?? DEFAULT_FILES_MB,
+    encoderRestS: integer('encoderRestS') ?? DEFAULT_ENCODER_REST_S,
     allowedOrigins: originsOf(env[LAUNCH_ENV.allowedOrigins]),
     usdStageUri: flags.texts.usdStageUri ?? stageOf(env[LAUNCH_ENV.arguments]) ?? '',
     stillPath: env[LAUNCH_ENV.stillPath]?.trim() || null,

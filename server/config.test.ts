@@ -64,6 +64,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it("refuses a display session's encoder rest that is not a number of seconds up to a day", () => {
+    expect(() => loadConfig({ STREAMGATE_ENCODER_REST_S: '0' })).not.toThrow();
+    expect(() => loadConfig({ STREAMGATE_ENCODER_REST_S: 'soon' })).toThrow(/STREAMGATE_ENCODER_REST_S/);
+    expect(() => loadConfig({ STREAMGATE_ENCODER_REST_S: '90000' })).toThrow(/STREAMGATE_ENCODER_REST_S/);
+  });
+
   it('runs sessions as Slurm jobs on STREAMGATE_RUNNER=slurm, sharing the data directory by default', () => {
     expect(loadConfig({ STREAMGATE_RUNNER: 'slurm' })).toMatchObject({
       runner: 'slurm',

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import type { SlurmLaunch } from './runners/slurm-tools.ts';
+import { DEFAULT_ENCODER_REST_S } from '../protocol/launch.ts';
 import { loadDoorConfig, type DoorConfig } from './door/door-config.ts';
 import { loadOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 import type { RateLimit } from './http/rate-limit.ts';
@@ -217,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     throw new ConfigError(`LOG_LEVEL=${env.LOG_LEVEL} must be one of ${LOG_LEVELS.join(', ')}.`);
   }
   const dataDir = path.resolve(env.STREAMGATE_DATA_DIR?.trim() || path.join(repoRoot, '.streamgate'));
+  // Read by each display session (it reaches them through SESSION_ENV_ALLOWED): checked here, so that a wrong value
+  // stops the service at start rather than every launch.
+  integer(env, 'STREAMGATE_ENCODER_REST_S', DEFAULT_ENCODER_REST_S, 0, 86_400);
   const publicHost = (env.STREAMGATE_PUBLIC_HOST ?? '127.0.0.1').trim();
   if (!/^[A-Za-z0-9.:-]+$/.test(publicHost)) {
     throw new ConfigError(`STREAMGATE_PUBLIC_HOST=${publicHost} must be a host name or an IP address.`);

@@ -51,8 +51,9 @@ export const SECRET_FD = 4;
 /**
  * The variables of the service's environment that a session's processes get (an allow-list: the rest, which may
  * hold a site's secrets, never reaches them): where programs are, the locale and time zone, the temporary folder
- * (the display host's X folders are swept there at the service's start), and the switches a test or a bench sets
- * on the service for every application (test marks, another ffmpeg). NODE_EXTRA_CA_CERTS is not among them: Node
+ * (the display host's X folders are swept there at the service's start), the switches a test or a bench sets
+ * on the service for every application (test marks, another ffmpeg), and a site's setting for every display
+ * session (how long an unwatched one keeps its encoder). NODE_EXTRA_CA_CERTS is not among them: Node
  * reads the file it names at every start (about 45 ms on a 2-core machine), and no session opens a TLS connection.
  */
 export const SESSION_ENV_ALLOWED: readonly string[] = [
@@ -64,6 +65,7 @@ export const SESSION_ENV_ALLOWED: readonly string[] = [
   'TMPDIR',
   'STREAMGATE_TEST_MARKS',
   'STREAMGATE_FFMPEG',
+  'STREAMGATE_ENCODER_REST_S',
 ];
 
 /** The environment of a session's process: `env` over the allowed variables of `service`'s. */

@@ -104,6 +104,7 @@ describe('the pacing of frames, on a clock the test moves', () => {
   let reads: Rect[][];
   let frames: number[];
   let behind: boolean;
+  let resting: boolean;
   let capture: DamageCapture;
 
   /** A capture of a stand-in display at 30 fps, two buffers as the encoder's, `budget` its bandwidth. */
@@ -130,7 +131,8 @@ describe('the pacing of frames, on a clock the test moves', () => {
         maxWidth: W,
         maxHeight: H,
         budget,
-        acquire: () => (behind ? null : pool.reverse()[0]!),
+        acquire: () => (behind || resting ? null : pool.reverse()[0]!),
+        resting: () => resting,
         send: () => void frames.push(Date.now()),
         clock: fakeFrameClock,
       },
@@ -149,6 +151,7 @@ describe('the pacing of frames, on a clock the test moves', () => {
     reads = [];
     frames = [];
     behind = false;
+    resting = false;
   });
   afterEach(() => {
     capture.close();
@@ -249,6 +252,30 @@ describe('the pacing of frames, on a clock the test moves', () => {
     const sent = sentSince(from);
     expect(sent[0]).toBeGreaterThan(100);
     expect(sent[0]).toBeLessThanOrEqual(100 + FRAME_MS);
+  });
+
+  it('asks nothing of a resting encoder, not even at the idle refresh, and sends the whole picture at once when it wakes', async () => {
+    capture = start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    resting = true;
+    // The idle refresh finds the encoder at rest, and no turn follows however long.
+    await vi.advanceTimersByTimeAsync(2 * IDLE_REFRESH_MS);
+    const from = Date.now();
+    reads = [];
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sentSince(from)).toEqual([]);
+    // A change at rest is kept for the wake; it tries once, and waits.
+    damage({ x: 0, y: 0, width: 10, height: 10 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sentSince(from)).toEqual([]);
+    expect(reads).toEqual([]);
+    resting = false;
+    const woke = Date.now();
+    capture.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentSince(woke)).toEqual([0]);
+    // What changed at rest is read into it.
+    expect(reads[0]).toContainEqual({ x: 0, y: 0, width: 10, height: 10 });
   });
 
   it("holds frames while the encoder's output is over the bandwidth, until it is back under", async () => {

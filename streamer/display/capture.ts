@@ -104,6 +104,8 @@ export interface CaptureOptions {
    * capture brings whichever it gets up to date.
    */
   acquire: () => Buffer | null;
+  /** Whether the encoder rests (nobody watches): then a refused buffer waits for `refresh`, not the next turn. */
+  resting?: () => boolean;
   /** One frame, in a buffer from `acquire`: BGRX pixels of the captured area with the cursor on them. */
   send: (frame: Buffer) => void;
   /** The display's own pixels (Xvfb's framebuffer file), read instead of asking the server for copies. */
@@ -198,6 +200,12 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     this.buffers.clear();
     this.pending = [];
     this.lastFrame = -Infinity;
+    this.schedule();
+  }
+
+  /** The picture at the next turn, whether or not it changed: an encoder that woke from its rest needs one. */
+  refresh(): void {
+    this.dirty = true;
     this.schedule();
   }
 
@@ -299,9 +307,10 @@ export class DamageCapture extends EventEmitter<CaptureEvents> {
     const { width, height } = this;
     const frame = this.options.acquire();
     if (!frame) {
-      // The encoder is behind: the changes wait for the next turn.
+      // The encoder is behind: the changes wait for the next turn. One at rest waits for `refresh` (a change
+      // schedules a turn too, but the damage not taken meanwhile stops reporting once it covers the screen).
       this.lastFrame = this.clock.now();
-      this.schedule();
+      if (!this.options.resting?.()) this.schedule();
       return;
     }
     this.reading = true;

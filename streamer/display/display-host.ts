@@ -84,7 +84,9 @@ export async function startDisplayHost(
     const display = await Display.open(scope, parts, options, program.opengl ?? true, sandbox, log);
     void display.firstWindow.then(() => log(`${program.command[0]} mapped its first window`));
     const running = await RunningProgram.start(scope, parts, options, program, sandbox, display, log);
-    const video = new VideoPipeline(scope, options, log, 'bgr0');
+    // Nobody watching for encoderRestS: the encoder rests, and the next viewer wakes it (video-pipeline.ts).
+    const rest = options.encoderRestS > 0 ? options.encoderRestS * 1000 : null;
+    const video = new VideoPipeline(scope, options, log, 'bgr0', rest);
     const stream = parts.openStreamServer(
       scope,
       {
@@ -154,6 +156,7 @@ function wire(
     // Keys held by a viewer who left would stay down for the next one.
     if (count === 0) client.releaseAll();
     display.cursorInFrames(controlling === 0);
+    video.watched(count);
   });
   stream.on('control', (controller) => {
     // Keys and buttons held by one who no longer controls would stay down for the one who does.

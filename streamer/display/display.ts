@@ -113,12 +113,14 @@ export class Display extends EventEmitter<DisplayEvents> {
         framebuffer: this.x.framebuffer,
         budget,
         acquire: () => encoder.acquire(),
+        resting: () => encoder.isResting,
         send: (frame) => encoder.write(frame),
       }),
       (made) => made.close(),
     );
     capture.once('failed', this.captureFails);
     capture.on('cursor', (image) => this.emit('cursor', (this.cursor = cursorMessage(image))));
+    video.on('woke', () => capture.refresh());
     video.on('resized', (size) => {
       this.client.fit(size.width, size.height);
       budget.rate = bandwidthOf(size);

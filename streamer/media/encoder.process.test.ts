@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { H264_ENCODER_ENV, type H264Choice } from '../../protocol/h264-encoder.ts';
+import { alive } from '../../test-support/processes.ts';
 import { until } from '../../test-support/until.ts';
 import { Encoder } from './encoder.ts';
 import { chooseEncoder, ffmpegArgs, STILL_WIDTH, TO_YUV } from './ffmpeg-args.ts';
@@ -112,6 +113,44 @@ describe('the still', () => {
     const before = seen.packets;
     await until('the stream to go on', () => seen.packets > before + 20);
     expect(seen.exits).toHaveLength(1);
+  });
+});
+
+describe('the encoder at rest', () => {
+  it('stops ffmpeg, refuses frames and keeps a new size until it wakes, then streams again', async () => {
+    const seen = { packets: 0, exits: [] as string[] };
+    const encoder = new Encoder({
+      onPacket: () => seen.packets++,
+      onUnexpectedExit: (reason) => seen.exits.push(reason),
+    });
+    await encoder.start(size);
+    cleanups.push(() => encoder.stop());
+    const send = () => {
+      const frame = encoder.acquire();
+      if (frame) encoder.write(frame.fill(seen.packets % 256));
+      return frame !== null;
+    };
+    const streams = (why: string) =>
+      until(why, () => (send(), seen.packets > 0 ? true : undefined), 10_000, 100);
+    await streams('packets before the rest');
+    const first = encoder.pid as number;
+
+    encoder.rest();
+    expect(encoder.isResting).toBe(true);
+    await until('ffmpeg to end', () => (alive(first) ? undefined : true), 5_000, 50);
+    expect(send()).toBe(false);
+    // A resize at rest starts nothing; the size is the one it wakes at.
+    encoder.resize({ ...size, width: 320, height: 180 });
+    expect(encoder.pid).toBeUndefined();
+
+    seen.packets = 0;
+    encoder.wake();
+    expect(encoder.isResting).toBe(false);
+    expect(encoder.pid).not.toBe(first);
+    expect(encoder.acquire()?.length).toBe(320 * 180 * 4);
+    await streams('packets after waking');
+    // Neither the rest nor the wake was an unexpected end.
+    expect(seen.exits).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
  * The video encoder: Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback UDP socket
  * of ours; what it is told to do is in ffmpeg-args.ts. Frames come on stdin so that ffmpeg ends on EOF when this
  * process dies in any way, SIGKILL included; on a clean stop it is also killed outright. When ffmpeg cannot write
- * the still, it is restarted without one.
+ * the still, it is restarted without one. While nobody watches, the encoder may rest (`rest`): ffmpeg is stopped,
+ * its socket, size and frame buffers kept, until `wake` starts it again.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
@@ -45,6 +46,7 @@ export class Encoder {
   private child: ChildProcess | null = null;
   private size: EncoderSize | null = null;
   private stopped = false;
+  private resting = false;
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   /** Frames dropped because ffmpeg had not taken the previous ones yet. */
@@ -74,10 +76,32 @@ export class Encoder {
     return this.child?.pid;
   }
 
-  /** Restarts ffmpeg at a new size. */
+  /** Restarts ffmpeg at a new size (at rest, the size is the one it wakes at). */
   resize(size: EncoderSize): void {
     this.size = size;
+    if (this.resting) return;
     this.kill();
+    this.spawn();
+  }
+
+  /** Whether ffmpeg is stopped until `wake`. */
+  get isResting(): boolean {
+    return this.resting;
+  }
+
+  /** Stops ffmpeg until `wake`: its memory and CPU are given back; frames are refused meanwhile. */
+  rest(): void {
+    if (this.stopped || this.resting) return;
+    this.resting = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.kill();
+  }
+
+  /** Starts ffmpeg again after `rest`; its first frame is a keyframe. */
+  wake(): void {
+    if (!this.resting) return;
+    this.resting = false;
+    this.restarts = 0;
     this.spawn();
   }
 
@@ -86,6 +110,7 @@ export class Encoder {
    * skips the frame). Frames are far larger than a pipe, so each write stays queued for a while.
    */
   acquire(): Buffer | null {
+    if (this.resting) return null;
     const stdin = this.child?.stdin;
     // Not writableNeedDrain: one frame is far over the stream's high-water mark, so it is always set.
     if (!this.size || !stdin || !stdin.writable) {
@@ -124,7 +149,7 @@ export class Encoder {
   }
 
   private spawn(): void {
-    if (this.stopped || !this.size || !this.socket) return;
+    if (this.stopped || this.resting || !this.size || !this.socket) return;
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
     const stillPath = this.stillPath;

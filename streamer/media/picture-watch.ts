@@ -12,6 +12,7 @@ export const PICTURE_STALL_MS = 10_000;
 export class PictureWatch {
   private last: number;
   private since: number;
+  private paused = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -34,11 +35,23 @@ export class PictureWatch {
     this.since = this.now();
   }
 
+  /** Nothing is expected until `resume` (the encoder rests while nobody watches). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Expects pictures again, counting from now. */
+  resume(): void {
+    this.paused = false;
+    this.reset();
+  }
+
   close(): void {
     clearInterval(this.timer);
   }
 
   private check(): void {
+    if (this.paused) return;
     const sent = this.sent();
     const now = this.now();
     if (sent !== this.last) {

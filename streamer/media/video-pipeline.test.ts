@@ -19,9 +19,15 @@ function standIn() {
   const start: StartEncoder = async (_options, encoderOptions, size) => {
     given = encoderOptions;
     told.push(`start ${size.width}x${size.height}`);
+    let resting = false;
     return {
       resize: (next: StreamSize) => void told.push(`resize ${next.width}x${next.height}`),
       stop: () => void told.push('stop'),
+      rest: () => void ((resting = true), told.push('rest')),
+      wake: () => void ((resting = false), told.push('wake')),
+      get isResting() {
+        return resting;
+      },
     } as unknown as Encoder;
   };
   return { start, told, encoder: () => given as Omit<EncoderOptions, 'encoder'> };
@@ -37,6 +43,55 @@ describe('a video pipeline', () => {
   afterEach(async () => {
     vi.useRealTimers();
     await scope.dispose();
+  });
+
+  it('rests its encoder once nobody watched for the time asked, from its start on, and wakes it for the next viewer', async () => {
+    vi.useFakeTimers();
+    const { start, told } = standIn();
+    const video = new VideoPipeline(scope, options, (line) => lines.push(line), 'bgr0', 20_000);
+    let woke = 0;
+    video.on('woke', () => woke++);
+    await video.start(start);
+    video.watchPicture();
+    // Launched, and nobody opened it.
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(told).toEqual(['start 1280x720']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(told.at(-1)).toBe('rest');
+    expect(lines.at(-1)).toBe('nobody watched for 20 s: the encoder rests until a viewer comes');
+    // At rest the picture watch expects nothing: no stall however long.
+    let stalled = false;
+    video.on('stalled', () => (stalled = true));
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(stalled).toBe(false);
+
+    video.watched(1);
+    expect(told.at(-1)).toBe('wake');
+    expect(woke).toBe(1);
+    // A second viewer, and the first leaving, change nothing; the last leaving starts the count again.
+    video.watched(2);
+    video.watched(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(told.filter((each) => each === 'rest')).toHaveLength(1);
+    video.watched(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    video.watched(1);
+    video.watched(0);
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(told.filter((each) => each === 'rest')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(told.filter((each) => each === 'rest')).toHaveLength(2);
+    expect(woke).toBe(1);
+  });
+
+  it('never rests its encoder when not asked to (the sample application)', async () => {
+    vi.useFakeTimers();
+    const { start, told } = standIn();
+    const video = new VideoPipeline(scope, options, (line) => lines.push(line));
+    await video.start(start);
+    video.watched(0);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(told).toEqual(['start 1280x720']);
   });
 
   it('fails when its encoder dies before its first packet, and restarts one that dies later', async () => {

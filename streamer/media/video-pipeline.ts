@@ -3,6 +3,10 @@
  * the resizes a viewer asks for (at most one a second, resize-throttle.ts) and, where asked, the watch that a
  * ready stream keeps sending (picture-watch.ts). What draws the frames is the application's: the sample's scene
  * or the display host's capture. The encoder's packets, a resize and the ways the video ends are typed events.
+ *
+ * Where asked (`restAfterMs`, the display host), the encoder rests while nobody watches: some time after the last
+ * viewer left, ffmpeg is stopped (about 95 MB of an idle terminal session's 175, and its CPU), and the next viewer
+ * wakes it; what draws the frames is told to send the whole picture again (`woke`).
  */
 import { EventEmitter } from 'node:events';
 import { resizedTo, type StreamerOptions, type StreamSize } from '../runtime/stream-options.ts';
@@ -22,6 +26,8 @@ export interface VideoEvents {
   failed: [reason: string];
   /** A watched stream sent nothing for long (`watchPicture`). */
   stalled: [reason: string];
+  /** The encoder woke from its rest: it needs a whole picture, now. */
+  woke: [];
 }
 
 /** Chooses the encoder and starts it at `size`; `log` says which was chosen. */
@@ -53,6 +59,7 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
   private running: Encoder | null = null;
   private watch: PictureWatch | null = null;
   private readonly resizes: ResizeThrottle;
+  private restTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly scope: Scope,
@@ -60,6 +67,8 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     private readonly log: (line: string) => void,
     /** How the frames lay out their pixels; the encoder's default (RGBA) unless told. */
     private readonly pixelFormat?: PixelFormat,
+    /** The encoder rests this long after the last viewer left (or after its start, while none came); never if null. */
+    private readonly restAfterMs: number | null = null,
   ) {
     super();
     this.current = { width: options.width, height: options.height, fps: options.fps };
@@ -100,10 +109,40 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     };
     const encoder = await startEncoder(this.options, encoderOptions, this.current, this.log);
     this.running = this.scope.use(encoder, (made) => made.stop());
+    this.scope.defer(() => clearTimeout(this.restTimer));
+    // Nobody watches yet: a session launched and never opened rests too.
+    this.watched(0);
     return encoder;
   }
 
-  /** From now on, a stream that sends nothing for long fails: a ready session would keep its viewers waiting. */
+  /** How many viewers there are now: the first wakes a resting encoder; with none, it rests after `restAfterMs`. */
+  watched(viewers: number): void {
+    if (this.restAfterMs === null || !this.running) return;
+    const encoder = this.running;
+    if (viewers > 0) {
+      clearTimeout(this.restTimer);
+      this.restTimer = undefined;
+      if (!encoder.isResting) return;
+      encoder.wake();
+      this.fanout.restart();
+      this.watch?.resume();
+      this.log('a viewer came: the encoder woke');
+      this.emit('woke');
+      return;
+    }
+    if (this.restTimer || encoder.isResting) return;
+    this.restTimer = setTimeout(() => {
+      this.restTimer = undefined;
+      this.watch?.pause();
+      encoder.rest();
+      this.log(
+        `nobody watched for ${Math.round(this.restAfterMs! / 1000)} s: the encoder rests until a viewer comes`,
+      );
+    }, this.restAfterMs);
+    this.restTimer.unref();
+  }
+
+  /** From now on, a stream that sends nothing for long fails (unless its encoder rests): a ready session would keep its viewers waiting. */
   watchPicture(): void {
     this.watch = this.scope.use(
       new PictureWatch(
@@ -112,6 +151,7 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
       ),
       (made) => made.close(),
     );
+    if (this.running?.isResting) this.watch.pause();
   }
 
   /** A viewer asked for this size: applied now or within the second (resize-throttle.ts). */
