@@ -10,22 +10,21 @@ import { launchStreamer, type StreamerProcess } from '../../test-support/streame
 import { until } from '../../test-support/until.ts';
 import { openViewer } from '../../test-support/whep-viewer.ts';
 
-/** The ffmpeg children of `pid`. */
+/** What `path` holds, or '' when it is gone (a thread of the host that ended while the test looked). */
+function readGone(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The ffmpeg children of `pid`, from each of its threads' list of children. */
 function encoders(pid: number): number[] {
   const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number),
+    readGone(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number),
   );
-  return children.filter((child) => {
-    try {
-      return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'ffmpeg';
-    } catch {
-      return false; // gone meanwhile
-    }
-  });
+  return children.filter((child) => readGone(`/proc/${child}/comm`).trim() === 'ffmpeg');
 }
 
 let host: StreamerProcess | undefined;
