@@ -6,7 +6,6 @@
  * Usage: npx tsx bench/encoder-rest.ts [--runs 5]
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, freeUdpPort } from '../test-support/ports';
 import { launchStreamer } from '../test-support/streamer-process';
 import { openViewer } from '../test-support/whep-viewer';
 import { median } from './stats';
@@ -17,8 +16,6 @@ const runs = Math.max(1, Number(runsAt >= 0 ? args[runsAt + 1] : 5) || 5);
 
 async function main(): Promise<void> {
   const host = await launchStreamer({
-    signalingPort: await freePort(),
-    mediaPort: await freeUdpPort(),
     args: ['--width', '1280', '--height', '720', '--no-audio', '--encoder-rest-s', '2'],
     readyWithinMs: 60_000,
     testMarks: false,

@@ -30,7 +30,8 @@ import { startXServer } from '../streamer/display/x-server.ts';
 import { XClient } from '../streamer/display/x-client.ts';
 import { freePort } from '../e2e/support/ports.ts';
 import { startService } from './service.ts';
-import { childrenOf, descendantsOf, median } from './stats.ts';
+import { childrenOf, descendantsOf } from '../test-support/processes.ts';
+import { median } from './stats.ts';
 import { sandboxSettings } from '../protocol/launch.ts';
 
 const ROUNDS = 12;

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { cpuSeconds, descendantsOf } from './stats';
+import { descendantsOf } from '../test-support/processes';
+import { cpuSeconds } from './stats';
 import type { Win } from './sound-probe';
 
 export const CPU_TARGET = 0.05;

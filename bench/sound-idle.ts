@@ -7,7 +7,6 @@
  * Usage: npx tsx bench/sound-idle.ts [--runs 3]
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, freeUdpPort } from '../test-support/ports';
 import { launchStreamer } from '../test-support/streamer-process';
 import { cpuSeconds, median } from './stats';
 
@@ -19,8 +18,6 @@ const WINDOW_S = 10;
 /** The host's CPU in cores over the window, with sound or without. */
 async function hostCore(sound: boolean): Promise<number> {
   const host = await launchStreamer({
-    signalingPort: await freePort(),
-    mediaPort: await freeUdpPort(),
     args: ['--width', '1280', '--height', '720', ...(sound ? [] : ['--no-audio'])],
     readyWithinMs: 60_000,
     testMarks: false,

@@ -1,5 +1,6 @@
 /** Small statistics and process figures the benchmarks share. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { childrenOf } from '../test-support/processes';
 
 /** The middle value, or the mean of the two middle values of an even count; NaN for none. */
 export function median(values: readonly number[]): number {
@@ -51,33 +52,6 @@ function statFields(pid: number): { comm: string; fields: string[] } | undefined
   } catch {
     return undefined;
   }
-}
-
-/** The children of `pid`, whichever of its threads started them. */
-export function childrenOf(pid: number): number[] {
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((task) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-        .split(' ')
-        .filter((word) => word !== '')
-        .map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** Every process below `root`, its children first, then theirs. */
-export function descendantsOf(root: number): number[] {
-  const found: number[] = [];
-  for (let next = childrenOf(root); next.length > 0; next = next.flatMap(childrenOf)) found.push(...next);
-  return found;
 }
 
 /**

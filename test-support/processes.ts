@@ -67,3 +67,30 @@ export function processesNamed(name: string, uid: number): number[] {
   }
   return found;
 }
+
+/** The children of `pid`, whichever of its threads started them. */
+export function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .split(' ')
+        .filter((word) => word !== '')
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every process below `root`, its children first, then theirs. */
+export function descendantsOf(root: number): number[] {
+  const found: number[] = [];
+  for (let next = childrenOf(root); next.length > 0; next = next.flatMap(childrenOf)) found.push(...next);
+  return found;
+}

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { startOwnedProcess } from './owned-process.ts';
+import { freePort, freeUdpPort } from './ports.ts';
 import { repoRoot } from './service.ts';
 
 /** The application started as a child process. */
@@ -20,8 +21,9 @@ export interface StreamerProcess {
 
 /** Where the application listens, what else it is given, and how long it may take to be ready. */
 export interface LaunchOptions {
-  signalingPort: number;
-  mediaPort: number;
+  /** Its ports; free ones the system chooses where not given. */
+  signalingPort?: number;
+  mediaPort?: number;
   args: string[];
   readyWithinMs: number;
   /** Draw the marks strip that tests read back; on unless a test checks the picture without it. */
@@ -32,7 +34,9 @@ export interface LaunchOptions {
 
 /** Starts streamer/sample/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
 export async function launchStreamer(options: LaunchOptions): Promise<StreamerProcess> {
-  const { signalingPort, mediaPort, args, readyWithinMs, testMarks = true, program } = options;
+  const { args, readyWithinMs, testMarks = true, program } = options;
+  const signalingPort = options.signalingPort ?? (await freePort());
+  const mediaPort = options.mediaPort ?? (await freeUdpPort());
   const url = `http://127.0.0.1:${signalingPort}`;
   const owned = await startOwnedProcess({
     name: 'The application',

@@ -3,7 +3,6 @@
  * system at start: a fixed port of 32768-60999 can be held by any outgoing connection of the machine (the
  * load test leaves thousands), which once failed this suite with EADDRINUSE.
  */
-import { freePort, freeUdpPort } from '../../test-support/ports.ts';
 import { launchStreamer, type StreamerProcess } from '../../test-support/streamer-process.ts';
 
 export type { StreamerProcess };
@@ -11,6 +10,5 @@ export type { StreamerProcess };
 /** Starts streamer/sample/main.ts at 320x180 on free ports and waits until /health answers 200. */
 export async function startStreamer(): Promise<StreamerProcess> {
   const args = ['--width', '320', '--height', '180', '--fps', '15'];
-  const [signalingPort, mediaPort] = [await freePort(), await freeUdpPort()];
-  return launchStreamer({ signalingPort, mediaPort, args, readyWithinMs: 60_000 });
+  return launchStreamer({ args, readyWithinMs: 60_000 });
 }

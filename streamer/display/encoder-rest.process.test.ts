@@ -3,28 +3,22 @@
  * nobody watching for the time asked (`--encoder-rest-s`), its ffmpeg ends; the next viewer wakes it and gets
  * the picture, though nothing on the display changed meanwhile.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, freeUdpPort } from '../../test-support/ports.ts';
+import { childrenOf } from '../../test-support/processes.ts';
 import { launchStreamer, type StreamerProcess } from '../../test-support/streamer-process.ts';
 import { until } from '../../test-support/until.ts';
 import { openViewer } from '../../test-support/whep-viewer.ts';
 
-/** What `path` holds, or '' when it is gone (a thread of the host that ended while the test looked). */
-function readGone(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** The ffmpeg children of `pid`, from each of its threads' list of children. */
+/** The ffmpeg children of `pid`. */
 function encoders(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-    readGone(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number),
-  );
-  return children.filter((child) => readGone(`/proc/${child}/comm`).trim() === 'ffmpeg');
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'ffmpeg';
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 let host: StreamerProcess | undefined;
@@ -36,8 +30,6 @@ afterEach(async () => {
 describe('an unwatched display host', () => {
   it('rests its encoder once nobody watches, and wakes it for the next viewer, who gets the picture', async () => {
     host = await launchStreamer({
-      signalingPort: await freePort(),
-      mediaPort: await freeUdpPort(),
       args: ['--width', '320', '--height', '200', '--no-audio', '--encoder-rest-s', '1'],
       readyWithinMs: 60_000,
       testMarks: false,
