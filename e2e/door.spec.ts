@@ -21,8 +21,8 @@ import { marksScript } from './support/whep-test-client';
 
 /** A namespace name and subnet no other test uses (the Slurm test cluster lives on 10.77.0.0/24). */
 const NETWORK = { name: 'sgdoor', subnet: '10.92.0' };
-/** The relays' ports: clear of the session port ranges of the tests (47000-48999) and of coturn's default. */
-const RELAY_PORTS = { local: '49700-49749', slurm: '49750-49799' };
+/** The relays' ports: clear of the session port ranges of the tests (27000-28999) and of coturn's default. */
+const RELAY_PORTS = { local: '29700-29749', slurm: '29750-29799' };
 
 const catalog = sampleCatalog({ width: 640, height: 360, fps: 30 });
 
@@ -81,8 +81,8 @@ interface Door {
  * the relay range given) and its own media door; sessions bind 127.0.0.1, out of the namespace's reach.
  */
 async function startDoorService(relayPorts: string, env: Record<string, string> = {}): Promise<Door> {
-  const turnPort = await freeOn(net.hostAddress, 49600, 49649, true);
-  const mediaPort = await freeOn('127.0.0.2', 49650, 49699, false);
+  const turnPort = await freeOn(net.hostAddress, 29600, 29649, true);
+  const mediaPort = await freeOn('127.0.0.2', 29650, 29699, false);
   const service = await startE2eService(
     {
       catalog,

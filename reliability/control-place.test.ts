@@ -52,7 +52,7 @@ const watching = setInterval(() => {
 
 const suite = useSuiteService({
   port: 18295,
-  sessionPorts: { first: 45960, last: 45969 },
+  sessionPorts: { first: 25960, last: 25969 },
   catalog: CATALOG,
   env: { STREAMGATE_RATE_LIMIT: 'off' },
 });

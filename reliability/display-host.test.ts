@@ -14,7 +14,7 @@ import { TERMINAL_CATALOG, useSuiteService } from './support/suite-service.ts';
 
 const suite = useSuiteService({
   port: 18250,
-  sessionPorts: { first: 45700, last: 45719 },
+  sessionPorts: { first: 25700, last: 25719 },
   catalog: TERMINAL_CATALOG,
   env: { STREAMGATE_RATE_LIMIT: 'off' },
 });

@@ -59,12 +59,12 @@ import { makeOffer, openViewer, type Viewer } from './support/whep-viewer.ts';
 import { sampleCatalog } from '../e2e/support/catalogs.ts';
 
 const SERVICE_PORT = 18285;
-const PORTS = { first: 45400, last: 45419 };
+const PORTS = { first: 25400, last: 25419 };
 /** Below the system's ephemeral ports, so that no outgoing connection takes them while coturn restarts. */
 const TURN_PORT = 3486;
 const MEDIA_DOOR = { host: '127.0.0.2', port: 3487 };
-/** Clear of the tests' session ports (47000-48999) and of the e2e door spec's relays (49700-49799). */
-const RELAY_PORTS = '49800-49899';
+/** Clear of the tests' session ports (27000-28999) and of the e2e door spec's relays (29700-29799). */
+const RELAY_PORTS = '29800-29899';
 const VIEWERS = 20;
 /** A profile's default max_viewers: the viewers a session takes as a site would have them. */
 const RELAYED_PER_SESSION = 8;

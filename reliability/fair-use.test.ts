@@ -13,7 +13,7 @@ import { sampleCatalog } from '../e2e/support/catalogs.ts';
 import { viewerTicket } from './support/session.ts';
 
 const SERVICE_PORT = 18280;
-const PORTS = { first: 45940, last: 45959 };
+const PORTS = { first: 25940, last: 25959 };
 // The sample application: three places (two watchers at most), and two GPUs for the share.
 const CATALOG = sampleCatalog(
   { width: 320, height: 180, fps: 15 },

@@ -35,7 +35,7 @@ profiles:
 
 const suite = useSuiteService({
   port: 18230,
-  sessionPorts: { first: 45100, last: 45139 },
+  sessionPorts: { first: 25100, last: 25139 },
   catalog: CATALOG,
   env: { STREAMGATE_CAPACITY: '2', STREAMGATE_QUEUE_LIMIT: '4', STREAMGATE_RATE_LIMIT: 'off' },
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   await writeFile(path.join(workDir, 'portal-secret.txt'), SECRET);
   service = await startService({
     port: PORT,
-    sessionPorts: { first: 45200, last: 45209 },
+    sessionPorts: { first: 25200, last: 25209 },
     catalog: standInCatalog(),
     workDir,
     env: { STREAMGATE_STATIC_DIR: portal, LOG_LEVEL: 'warn' },

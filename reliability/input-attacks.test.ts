@@ -20,7 +20,7 @@ import { openViewer, type Viewer } from './support/whep-viewer.ts';
 
 const suite = useSuiteService({
   port: 18260,
-  sessionPorts: { first: 45800, last: 45819 },
+  sessionPorts: { first: 25800, last: 25819 },
   catalog: TERMINAL_CATALOG,
   env: { STREAMGATE_RATE_LIMIT: 'off' },
 });

@@ -11,7 +11,7 @@ import { heldPorts } from './support/ports.ts';
 import { figure, PROFILE, sized } from './support/profile.ts';
 import { processesWith, removeWorkDir, startService, until, type Service } from './support/service.ts';
 
-const PORTS = { first: 45000, last: 45099 };
+const PORTS = { first: 25000, last: 25099 };
 const BURST = sized(200, 500);
 const CAPACITY = 2;
 const QUEUE = 16;

@@ -18,7 +18,7 @@ import {
 } from './support/service.ts';
 
 const SERVICE_PORT = 18271;
-const PORTS = { first: 45780, last: 45799 };
+const PORTS = { first: 25780, last: 25799 };
 
 let service: Service;
 

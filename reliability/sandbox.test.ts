@@ -21,7 +21,7 @@ import {
 } from './support/service.ts';
 
 const SERVICE_PORT = 18270;
-const PORTS = { first: 45760, last: 45779 };
+const PORTS = { first: 25760, last: 25779 };
 /** Leftovers of a display host killed outright, on display :987 (pid 2147483646 never runs). */
 const STALE = {
   cookies: path.join(tmpdir(), `streamgate-x-stale${process.pid}`),

@@ -23,7 +23,7 @@ beforeAll(async () => {
   await writeFile(path.join(workDir, 'portal', 'index.html'), '<!doctype html><title>Streamgate</title>');
   service = await startService({
     port: 18210,
-    sessionPorts: { first: 45300, last: 45309 },
+    sessionPorts: { first: 25300, last: 25309 },
     catalog: standInCatalog(),
     tokens: TOKENS_YAML,
     workDir,

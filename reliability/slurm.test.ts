@@ -22,7 +22,7 @@ import {
 } from './support/service.ts';
 
 const SERVICE_PORT = 18290;
-const PORTS = { first: 45980, last: 45999 };
+const PORTS = { first: 25980, last: 25999 };
 /** The sample application, and `silent`, whose launch runs but never listens, on a profile that waits 5 s. */
 const CATALOG = sampleCatalog({ width: 320, height: 180, fps: 15 })
   .replace(

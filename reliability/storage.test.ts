@@ -13,7 +13,7 @@ import { figure } from './support/profile.ts';
 import { heldPorts } from './support/ports.ts';
 import { removeWorkDir, startService, until, type Service } from './support/service.ts';
 
-const PORTS = { first: 45500, last: 45519 };
+const PORTS = { first: 25500, last: 25519 };
 /**
  * The sample application, which runs outside the sandbox: on a full disk the service cannot write the sandbox's
  * filter either, and then refuses real programs in words before their state is ever saved.

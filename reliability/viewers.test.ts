@@ -14,7 +14,7 @@ import { sampleCatalog } from '../e2e/support/catalogs.ts';
 import { viewerTicket } from './support/session.ts';
 
 const SERVICE_PORT = 18240;
-const PORTS = { first: 45600, last: 45619 };
+const PORTS = { first: 25600, last: 25619 };
 const CYCLES = 50;
 const CATALOG = sampleCatalog(
   { width: 320, height: 180, fps: 15, maxWidth: 640, maxHeight: 360 },

@@ -31,7 +31,7 @@ import {
 } from './support/service.ts';
 
 const SERVICE_PORT = 18272;
-const PORTS = { first: 45800, last: 45819 };
+const PORTS = { first: 25800, last: 25819 };
 const MEMORY_MB = 512;
 /** In the service's environment only: no process of a session may carry it. */
 const CANARY = 'STREAMGATE_CANARY_SECRET';

@@ -4,7 +4,7 @@ import { startTestApp } from '../test-support/test-support.ts';
 
 describe('buildApp', () => {
   it('sets the time-outs that cut off slow clients on its HTTP server', async () => {
-    const t = await startTestApp({ ports: { first: 48320, last: 48329 } });
+    const t = await startTestApp({ ports: { first: 28320, last: 28329 } });
     try {
       const server = t.app.server;
       expect(server.headersTimeout).toBe(TIMEOUTS.headersMs);

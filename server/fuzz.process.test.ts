@@ -12,7 +12,7 @@ const COUNT = 1_200;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ ports: { first: 48260, last: 48279 } });
+  t = await startTestApp({ ports: { first: 28260, last: 28279 } });
 });
 afterAll(async () => {
   await t.close();

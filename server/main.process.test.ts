@@ -14,7 +14,7 @@ import {
 } from '../test-support/service.ts';
 import { answers, until } from '../test-support/until.ts';
 
-const PORTS = { first: 48240, last: 48259 };
+const PORTS = { first: 28240, last: 28259 };
 const services: Service[] = [];
 
 afterEach(async () => {

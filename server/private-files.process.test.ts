@@ -6,7 +6,7 @@ import { logPath } from './runners/local-logs.ts';
 import { startTestApp, type TestApp } from '../test-support/test-support.ts';
 import { waitFor } from '../test-support/session-support.ts';
 
-// This file's ports: 48360-48369.
+// This file's ports: 28360-28369.
 let parent: string;
 /** Closed at the end, so that a failed check leaves no application behind. */
 const apps: TestApp[] = [];
@@ -25,7 +25,7 @@ async function modeOf(file: string): Promise<number> {
 describe('files under the data directory', () => {
   it('are readable by the service user only: state, lock, logs, and the directories', async () => {
     const dataDir = path.join(parent, 'data');
-    const t = await startTestApp({ ports: { first: 48360, last: 48369 }, dataDir });
+    const t = await startTestApp({ ports: { first: 28360, last: 28369 }, dataDir });
     apps.push(t);
     const created = await t.app.inject({
       method: 'POST',
@@ -54,7 +54,7 @@ describe('files under the data directory', () => {
     await mkdir(path.join(dataDir, 'logs'), { recursive: true });
     await chmod(path.join(dataDir, 'logs'), 0o755);
     await writeFile(path.join(dataDir, 'logs', 'old.log'), 'old output\n');
-    apps.push(await startTestApp({ ports: { first: 48360, last: 48369 }, dataDir }));
+    apps.push(await startTestApp({ ports: { first: 28360, last: 28369 }, dataDir }));
     expect(await modeOf(path.join(dataDir, 'logs'))).toBe(0o700);
   });
 });

@@ -4,6 +4,24 @@
  */
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
+import { ephemeralPortsIn } from '../server/runners/port-pool.ts';
+
+/**
+ * The fixed ports a test gives a service or a manager, checked: none may lie where the system lends ports to
+ * outgoing connections (32768-60999 on Linux, unless reserved). There, any connection of the machine (a viewer's
+ * ICE socket in another test file, the load test's thousands) can hold one when a session binds it, and the test
+ * fails on a port, not on what it tests. The suites' ranges lie in 20000-29999.
+ */
+export function testPorts<T extends { first: number; last: number }>(range: T, procRoot?: string): T {
+  const lent = ephemeralPortsIn(range, procRoot);
+  if (lent.length > 0) {
+    throw new Error(
+      `Test ports ${range.first}-${range.last} lie among the ports this machine lends to outgoing connections ` +
+        `(${lent[0]}-${lent.at(-1)}): choose ports below 32768, clear of the other suites' ranges.`,
+    );
+  }
+  return range;
+}
 
 /** A free TCP port on loopback, chosen by the system. */
 export async function freePort(): Promise<number> {
@@ -50,8 +68,8 @@ export async function freePortIn(first: number, last: number): Promise<number> {
 }
 
 let ranges = 0;
-/** Forty ports of 47000-47999 for one service's sessions, different for each service this process starts. */
+/** Forty ports of 27000-27999 for one service's sessions, different for each service this process starts. */
 export function sessionPortRange(): { first: number; last: number } {
-  const first = 47000 + ((process.pid * 7 + ranges++ * 40) % 900);
+  const first = 27000 + ((process.pid * 7 + ranges++ * 40) % 900);
   return { first, last: first + 39 };
 }

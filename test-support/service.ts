@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startOwnedProcess, type OwnedProcess } from './owned-process.ts';
 
 export { ProcessStartError } from './owned-process.ts';
-import { freePort, isFree, sessionPortRange } from './ports.ts';
+import { freePort, isFree, sessionPortRange, testPorts } from './ports.ts';
 import { copyStandInTo, STAND_IN_FILE } from './stand-in-bundle.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -52,7 +52,7 @@ export interface ServiceOptions {
   port?: number;
   /** Listen address (HOST), also the host of `url` and of the readiness check; default 127.0.0.1. */
   host?: string;
-  /** Ports handed to sessions; default forty of 47000-47999 of this service's own. */
+  /** Ports handed to sessions; default forty of 27000-27999 of this service's own. */
   sessionPorts?: { first: number; last: number };
   /**
    * Catalog YAML, written to `catalog.yaml` in the working directory; default the tests' catalog
@@ -116,7 +116,7 @@ export async function stopStartedServices(): Promise<void> {
 
 /** Writes the working directory's files and builds the service's environment. */
 async function prepare(options: ServiceOptions, workDir: string, port: number): Promise<NodeJS.ProcessEnv> {
-  const { first, last } = options.sessionPorts ?? sessionPortRange();
+  const { first, last } = testPorts(options.sessionPorts ?? sessionPortRange());
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),

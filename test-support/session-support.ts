@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, signalGroup } from '../server/runners/process-group.ts';
 import { canBind } from '../server/runners/port-pool.ts';
+import { testPorts } from './ports.ts';
 import { ServiceSandbox } from '../server/runners/service-sandbox.ts';
 import { LocalRunner, type LocalRunnerOptions } from '../server/runners/local.ts';
 import { createSessionManager } from '../server/sessions/manager.ts';
@@ -87,7 +88,7 @@ export type TestSettings = Omit<SessionManagerOptions, 'runner'> &
 export function testOptions(dataDir: string, first: number, last: number): TestSettings {
   return {
     dataDir,
-    portRange: { first, last },
+    portRange: testPorts({ first, last }),
     capacity: 2,
     queueLimit: 2,
     publicHost: '127.0.0.1',

@@ -103,7 +103,7 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     dataDir: '.streamgate',
     tokensPath: null,
     publicHost: '127.0.0.1',
-    portRange: { first: 48200, last: 48299 },
+    portRange: { first: 28200, last: 28299 },
     capacity: 2,
     queueLimit: 16,
     allowAnonymous: false,

@@ -43,15 +43,15 @@ async function freeListeningPort(): Promise<number> {
   throw new Error('No port of loopback is free for both UDP and TCP');
 }
 
-/** Relay ports: `count` consecutive UDP ports of 45000-46999 free now, starting at a place of this process's. */
+/** Relay ports: `count` consecutive UDP ports of 25000-26999 free now, starting at a place of this process's. */
 async function freeRelayRange(count: number): Promise<{ first: number; last: number }> {
   const span = 2000 - count;
   for (let i = 0; i < span; i += count) {
-    const first = 45000 + ((process.pid * 37 + i) % span);
+    const first = 25000 + ((process.pid * 37 + i) % span);
     const ports = Array.from({ length: count }, (_, k) => first + k);
     if ((await Promise.all(ports.map(canBindUdp))).every(Boolean)) return { first, last: first + count - 1 };
   }
-  throw new Error('No free range of relay ports in 45000-46999');
+  throw new Error('No free range of relay ports in 25000-26999');
 }
 
 /** Whether a STUN Binding request to the port is answered: coturn's listeners are up. */

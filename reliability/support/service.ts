@@ -13,7 +13,7 @@ export { until } from '../../test-support/until.ts';
 export interface ServiceOptions {
   /** Listen port, from the suite's range 18200-18299. */
   port: number;
-  /** Session ports, from the suite's range 45000-45999. */
+  /** Session ports, from the suite's range 25000-25999. */
   sessionPorts: { first: number; last: number };
   catalog: string;
   tokens?: string;

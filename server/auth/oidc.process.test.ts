@@ -14,8 +14,8 @@ import {
 } from '../../test-support/service.ts';
 import { bearer, standInCatalog, TOKENS_YAML } from '../../test-support/test-support.ts';
 
-// This file's ports: the issuer 48640, the service 48641, sessions 48642-48647, nothing listens on 48648.
-const PORTS = { issuer: 48640, service: 48641, sessions: { first: 48642, last: 48647 }, nothing: 48648 };
+// This file's ports: the issuer 28640, the service 28641, sessions 28642-28647, nothing listens on 28648.
+const PORTS = { issuer: 28640, service: 28641, sessions: { first: 28642, last: 28647 }, nothing: 28648 };
 const services: Service[] = [];
 let issuer: OidcIssuer;
 

@@ -27,9 +27,9 @@ import {
 import { loadOidcSettings, type OidcSettings } from './oidc-config.ts';
 import type { Principal } from './tokens.ts';
 
-/** This file's ports (48600-48609): the issuers, and one where nothing listens. */
-const PORTS = { issuer: 48600, tenant: 48601, rotating: 48602, failing: 48603, nothing: 48609 };
-const REDIRECT = 'http://127.0.0.1:48608/signed-in';
+/** This file's ports (28600-28609): the issuers, and one where nothing listens. */
+const PORTS = { issuer: 28600, tenant: 28601, rotating: 28602, failing: 28603, nothing: 28609 };
+const REDIRECT = 'http://127.0.0.1:28608/signed-in';
 
 /** What `check` gives, whether at once or later; a refusal as `refused: <reason>`. */
 async function outcome(verifier: OidcVerifier, token: string): Promise<Principal | string> {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 import { ARGUMENT_LIMITS } from './argument-limits.ts';
 
-// This file's ports: 48330-48339 (no session is started: every body here is refused).
+// This file's ports: 28330-28339 (no session is started: every body here is refused).
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ ports: { first: 48330, last: 48339 } });
+  t = await startTestApp({ ports: { first: 28330, last: 28339 } });
 });
 afterAll(async () => {
   await t.close();

@@ -40,7 +40,7 @@ async function options(overrides: Partial<CoturnOptions> = {}): Promise<CoturnOp
     port: await freePort(),
     relayIp: '127.0.0.1',
     // Bound only when a client allocates, which none does here.
-    relayPorts: { first: 46000, last: 46019 },
+    relayPorts: { first: 26000, last: 26019 },
     allowedPeers: ['127.0.0.2'],
     secret: await mintSecret(),
     log,

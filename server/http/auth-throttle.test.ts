@@ -107,11 +107,11 @@ describe('AuthThrottle', () => {
   });
 });
 
-// This file's ports: 48470-48479 (no session is started).
+// This file's ports: 28470-28479 (no session is started).
 describe('failed authentications through the app', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ tokens: true, ports: { first: 48470, last: 48479 } });
+    t = await startTestApp({ tokens: true, ports: { first: 28470, last: 28479 } });
   });
   afterAll(async () => {
     await t.close();
@@ -152,13 +152,13 @@ describe('failed authentications through the app', () => {
   });
 });
 
-// This file's ports: 48480-48489 (no session is started).
+// This file's ports: 28480-28489 (no session is started).
 describe('failed authentications behind a trusted reverse proxy', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
       tokens: true,
-      ports: { first: 48480, last: 48489 },
+      ports: { first: 28480, last: 28489 },
       config: { trustProxy: ['127.0.0.1'] },
     });
   });

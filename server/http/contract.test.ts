@@ -50,7 +50,7 @@ describe('a contract route', () => {
       status: { condition: 'ready', message: 'Ready', status: true },
       routes: {
         'stream.example': [
-          { description: 'signaling', protocol: 'TCP', source_port: 47000, destination_port: 47000 },
+          { description: 'signaling', protocol: 'TCP', source_port: 27000, destination_port: 27000 },
         ],
       },
       arguments: { usd_stage_uri: 'x.usd', nested: { depth: [1, 'two'] } },

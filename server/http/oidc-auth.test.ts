@@ -19,7 +19,7 @@ import {
   type Person,
 } from '../../test-support/oidc-issuer.ts';
 
-// This file's ports: issuers on 48610-48612, sessions (none is started) 48620-48634.
+// This file's ports: issuers on 28610-28612, sessions (none is started) 28620-28634.
 const NOT_AUTHENTICATED = { detail: 'Not authenticated' };
 const jwt = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -39,13 +39,13 @@ describe('access tokens of the identity provider beside the tokens file', () => 
   const tokens = {} as Record<Person, string>;
 
   beforeAll(async () => {
-    issuer = await startOidcIssuer({ port: 48610 });
+    issuer = await startOidcIssuer({ port: 28610 });
     // Another tenant of the same provider: the same keys, another issuer.
-    tenant = await startOidcIssuer({ port: 48611, keysOf: issuer });
+    tenant = await startOidcIssuer({ port: 28611, keysOf: issuer });
     portal = await builtPortal({ catalogUrl: '/api', token: null });
     t = await startTestApp({
       tokens: true,
-      ports: { first: 48620, last: 48624 },
+      ports: { first: 28620, last: 28624 },
       staticDir: portal,
       // Two sessions at once per person: the third POST says who the owner is.
       config: { oidc: issuer.settings(), rateLimit: { perMinute: 1, burst: 2 } },
@@ -150,10 +150,10 @@ describe('the identity provider alone, its keys rotated and then gone while the 
   let portal: string;
 
   beforeAll(async () => {
-    issuer = await startOidcIssuer({ port: 48612 });
+    issuer = await startOidcIssuer({ port: 28612 });
     portal = await builtPortal({ catalogUrl: '/api' });
     t = await startTestApp({
-      ports: { first: 48625, last: 48629 },
+      ports: { first: 28625, last: 28629 },
       staticDir: portal,
       config: { oidc: issuer.settings() },
     });
@@ -199,7 +199,7 @@ describe('the identity provider alone, its keys rotated and then gone while the 
 describe('config.json without an identity provider', () => {
   it('has no auth, as before', async () => {
     const portal = await builtPortal({ catalogUrl: '/api' });
-    const t = await startTestApp({ ports: { first: 48630, last: 48634 }, staticDir: portal });
+    const t = await startTestApp({ ports: { first: 28630, last: 28634 }, staticDir: portal });
     try {
       const answer = await t.app.inject('/config.json');
       expect(answer.json()).toEqual({ catalogUrl: '/api' });

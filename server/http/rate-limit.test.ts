@@ -30,7 +30,7 @@ describe('POST /stream rate limit', () => {
   beforeAll(async () => {
     t = await startTestApp({
       tokens: true,
-      ports: { first: 48300, last: 48309 },
+      ports: { first: 28300, last: 28309 },
       config: { rateLimit: { perMinute: 1, burst: 2 } },
     });
   });

@@ -6,11 +6,11 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
-// This file's ports: 48410-48419.
+// This file's ports: 28410-28419.
 let t: TestApp;
 let port: number;
 beforeAll(async () => {
-  t = await startTestApp({ ports: { first: 48410, last: 48419 } });
+  t = await startTestApp({ ports: { first: 28410, last: 28419 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as { port: number }).port;
 });

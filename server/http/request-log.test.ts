@@ -17,7 +17,7 @@ const sink = new Writable({
 
 const manager = testManager({
   dataDir: 'unused-by-these-tests',
-  portRange: { first: 48280, last: 48289 },
+  portRange: { first: 28280, last: 28289 },
   capacity: 1,
   queueLimit: 1,
   publicHost: '127.0.0.1',

@@ -11,7 +11,7 @@ beforeAll(async () => {
   portal = await mkdtemp(path.join(tmpdir(), 'streamgate-portal-'));
   await writeFile(path.join(portal, 'index.html'), '<!doctype html><title>Streamgate</title>');
   t = await startTestApp({
-    ports: { first: 48310, last: 48319 },
+    ports: { first: 28310, last: 28319 },
     staticDir: portal,
     config: {
       publicHost: 'stream.example',

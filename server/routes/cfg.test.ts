@@ -3,7 +3,7 @@ import { bearer, startTestApp, type TestApp } from '../../test-support/test-supp
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ tokens: true, ports: { first: 48290, last: 48299 } });
+  t = await startTestApp({ tokens: true, ports: { first: 28290, last: 28299 } });
 });
 afterAll(async () => {
   await t.close();

@@ -13,7 +13,7 @@ import type { SessionManager, SessionRecord } from '../sessions/types.ts';
 import { DOOR_RATE, doorRoutes } from './door.ts';
 
 const ANSWER =
-  'v=0\r\na=ice-ufrag:uf1\r\na=ice-pwd:pw1pw1pw1pw1pw1pw1pw1pw1\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=candidate:1 1 UDP 2122317823 127.0.0.1 47001 typ host\r\na=end-of-candidates\r\n';
+  'v=0\r\na=ice-ufrag:uf1\r\na=ice-pwd:pw1pw1pw1pw1pw1pw1pw1pw1\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=candidate:1 1 UDP 2122317823 127.0.0.1 27001 typ host\r\na=end-of-candidates\r\n';
 const ID = '0b6f6c0e-3d7a-4c1e-9a8e-2f4f5d6c7b8a';
 
 interface Seen {
@@ -57,7 +57,7 @@ afterAll(() => new Promise<void>((resolve) => signaling.close(() => resolve())))
 
 const config: DoorConfig = {
   signaling: 'auto',
-  turn: { kind: 'embedded', port: 3478, relayPorts: { first: 48000, last: 48999 } },
+  turn: { kind: 'embedded', port: 3478, relayPorts: { first: 28000, last: 28999 } },
   mediaDoor: { host: '127.0.0.2', port: 3480 },
 };
 
@@ -79,7 +79,7 @@ function record(state: SessionRecord['state']): SessionRecord {
     state,
     message: state === 'failed' ? 'it crashed' : '',
     createdAt: new Date(0).toISOString(),
-    ports: { signaling: signalingPort, media: 47001 },
+    ports: { signaling: signalingPort, media: 27001 },
   };
 }
 
@@ -140,7 +140,7 @@ describe('POST /stream/{id}/whep through the door', () => {
     ]);
     expect(res.headers['content-type']).toBe('application/sdp');
     expect(res.headers.location).toBe(`/api/stream/${ID}/whep/viewer-1`);
-    expect(res.body).toContain('a=candidate:1 1 UDP 2122317823 127.0.0.1 47001 typ host');
+    expect(res.body).toContain('a=candidate:1 1 UDP 2122317823 127.0.0.1 27001 typ host');
     expect(res.body).toContain('127.0.0.2 3480 typ host');
     const links = [res.headers.link].flat().join(', ');
     expect(links).toContain('<turn:portal.example.com:3478?transport=udp>; rel="ice-server"');
@@ -153,7 +153,7 @@ describe('POST /stream/{id}/whep through the door', () => {
         sessionId: ID,
         ufrag: 'uf1',
         pwd: 'pw1pw1pw1pw1pw1pw1pw1pw1',
-        target: { host: '127.0.0.1', port: 47001 },
+        target: { host: '127.0.0.1', port: 27001 },
       },
     ]);
   });
@@ -197,7 +197,7 @@ describe('POST /stream/{id}/whep through the door', () => {
   });
 
   it('answers 502 in words when the application does not answer', async () => {
-    sessions.set(ID, { ...record('ready'), ports: { signaling: 1, media: 47001 } });
+    sessions.set(ID, { ...record('ready'), ports: { signaling: 1, media: 27001 } });
     const res = await offer();
     expect(res.statusCode).toBe(502);
     expect(res.body).toMatch(/did not answer/);

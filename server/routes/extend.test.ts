@@ -42,7 +42,7 @@ class OneSession {
       state: this.state,
       message: this.state === 'failed' ? 'it crashed' : 'USD Viewer 1.2.0 is ready',
       createdAt: new Date(STARTED).toISOString(),
-      ports: { signaling: 47000, media: 47001 },
+      ports: { signaling: 27000, media: 27001 },
       endsAt: new Date(endsAt).toISOString(),
       latestEndAt: new Date(latestEndAt).toISOString(),
     };

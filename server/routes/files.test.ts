@@ -58,7 +58,7 @@ function record(state: SessionRecord['state'], port = appPort): SessionRecord {
     state,
     message: state === 'failed' ? 'its program crashed' : 'Starting A 1.0.0',
     createdAt: new Date(0).toISOString(),
-    ...(state === 'ready' ? { ports: { signaling: port, media: 47001 } } : {}),
+    ...(state === 'ready' ? { ports: { signaling: port, media: 27001 } } : {}),
   };
 }
 

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../test-support/test-support.ts';
 
-// This file's ports: 48340-48349 (no session is started).
+// This file's ports: 28340-28349 (no session is started).
 let withTokens: TestApp;
 let open: TestApp;
 beforeAll(async () => {
-  withTokens = await startTestApp({ tokens: true, ports: { first: 48340, last: 48344 } });
-  open = await startTestApp({ ports: { first: 48345, last: 48349 } });
+  withTokens = await startTestApp({ tokens: true, ports: { first: 28340, last: 28344 } });
+  open = await startTestApp({ ports: { first: 28345, last: 28349 } });
 });
 afterAll(async () => {
   await Promise.all([withTokens.close(), open.close()]);

@@ -17,7 +17,7 @@ beforeAll(async () => {
     '{"catalogUrl": "/api", "streamUrl": "/api", "signaling": "direct"}',
   );
   t = await startTestApp({
-    ports: { first: 48280, last: 48289 },
+    ports: { first: 28280, last: 28289 },
     staticDir: portal,
     tokens: true,
     config: {

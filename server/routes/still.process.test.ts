@@ -1,7 +1,7 @@
 /**
  * The stills of real applications (stand-ins) under a real manager: the application is told where to keep its
  * still, in a directory only the service's user may read, and the still goes when the application does. What the
- * route answers is still.test.ts's. This file's ports: 48440-48449.
+ * route answers is still.test.ts's. This file's ports: 28440-28449.
  */
 import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { bearer, startTestApp, type TestApp } from '../../test-support/test-supp
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ tokens: true, ports: { first: 48440, last: 48449 }, manager: { capacity: 2 } });
+  t = await startTestApp({ tokens: true, ports: { first: 28440, last: 28449 }, manager: { capacity: 2 } });
 });
 afterAll(async () => {
   await t.close();

@@ -17,8 +17,8 @@ import { logPath } from './local-logs.ts';
 import { launchApplication, repoRoot } from './local-spawn.ts';
 import { isAlive, isSessionProcess, signalGroup, startTicks, stopGroup } from './process-group.ts';
 
-// This file's ports: 48120-48139 (fixed ones for the command lines; a free pair for a real start).
-const ports = { signaling: 48120, media: 48121 };
+// This file's ports: 28120-28139 (fixed ones for the command lines; a free pair for a real start).
+const ports = { signaling: 28120, media: 28121 };
 const sessionId = '0b7c9a52-7f5e-4c1e-9d2a-3f4e5a6b7c8d';
 
 let dir: string | undefined;
@@ -47,9 +47,9 @@ describe('buildCommand', () => {
     expect(command.args).toContain(sessionId);
     expect(command.args.slice(-8)).toEqual([
       '--signaling-port',
-      '48120',
+      '28120',
       '--media-port',
-      '48121',
+      '28121',
       '--host',
       '10.0.0.5',
       '--extra',
@@ -58,8 +58,8 @@ describe('buildCommand', () => {
     expect(command.env).toEqual({
       MY_VAR: '1',
       STREAMGATE_SESSION_ID: sessionId,
-      STREAMGATE_SIGNALING_PORT: '48120',
-      STREAMGATE_MEDIA_PORT: '48121',
+      STREAMGATE_SIGNALING_PORT: '28120',
+      STREAMGATE_MEDIA_PORT: '28121',
       STREAMGATE_HOST: '10.0.0.5',
       STREAMGATE_ARGUMENTS: JSON.stringify({ usd_stage_uri: 'omniverse://example/stage.usd' }),
     });
@@ -81,7 +81,7 @@ describe('buildCommand', () => {
     // Its launch is in its environment only (protocol/launch.ts), where the display host reads it back.
     expect(args).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/display/main.ts')]);
     const launch = parseLaunch([], env);
-    expect(launch).toMatchObject({ sessionId, signalingPort: 48120, mediaPort: 48121, maxWidth: 1280 });
+    expect(launch).toMatchObject({ sessionId, signalingPort: 28120, mediaPort: 28121, maxWidth: 1280 });
     expect(launch.display?.command).toEqual(['f3d', 'models/cube.obj', `--title=${sessionId}`]);
     expect(launch.display?.env).toEqual({ LANG: 'C.UTF-8' });
     expect(env.LANG).toBeUndefined();
@@ -103,8 +103,8 @@ describe('buildCommand', () => {
     expect(args).toEqual([...TSX_IMPORT, path.join(repoRoot, 'streamer/sample/main.ts')]);
     expect(parseLaunch([], env)).toMatchObject({
       sessionId,
-      signalingPort: 48120,
-      mediaPort: 48121,
+      signalingPort: 28120,
+      mediaPort: 28121,
       host: '127.0.0.1',
       appName: 'USD Viewer',
       appVersion: '1.2.0',
@@ -131,7 +131,7 @@ describe('launchApplication', () => {
   it('starts the application in its own process group, with its output in the session log', async () => {
     dir = await tempDataDir();
     const logDir = path.join(dir, 'logs');
-    const first = await freeBlock(48122, 48139, 2);
+    const first = await freeBlock(28122, 28139, 2);
     const child = await launchApplication(
       {
         sessionId,
@@ -158,7 +158,7 @@ describe('launchApplication', () => {
 
   it('starts the sample application without what it does not need of the environment', async () => {
     dir = await tempDataDir();
-    const first = await freeBlock(48122, 48139, 2);
+    const first = await freeBlock(28122, 28139, 2);
     const saved = process.env.NODE_EXTRA_CA_CERTS;
     process.env.NODE_EXTRA_CA_CERTS = '/nonexistent/extra-ca.pem';
     let child;

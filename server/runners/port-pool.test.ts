@@ -5,10 +5,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { canBind, ephemeralPortsIn, noteEphemeralPorts, PortPool } from './port-pool.ts';
 
+import { testPorts } from '../../test-support/ports.ts';
 import { freeBlock, removeDir, tempDataDir } from '../../test-support/session-support.ts';
 
-// This file's ports: 48100-48119; each test takes a block of them that is free when it starts.
-let FIRST = 48100;
+// This file's ports: 28100-28119; each test takes a block of them that is free when it starts.
+let FIRST = 28100;
 
 const open: Array<Server | Socket> = [];
 
@@ -25,7 +26,7 @@ function bindUdp(port: number): Promise<Socket> {
 }
 
 beforeEach(async () => {
-  FIRST = await freeBlock(48100, 48119, 6);
+  FIRST = await freeBlock(28100, 28119, 6);
 });
 
 afterEach(async () => {
@@ -101,6 +102,11 @@ describe('ephemeralPortsIn', () => {
       expect(info.mock.calls[0]?.[1]).toMatch(/ip_local_reserved_ports=47005-47010$/);
       noteEphemeralPorts({ first: 40000, last: 40010 }, { info }, root);
       expect(info).toHaveBeenCalledTimes(1);
+      // The tests' own fixed ranges are held to it: a lent port fails the test that chose it, at once.
+      expect(() => testPorts({ first: 47000, last: 47010 }, root)).toThrow(
+        /47005-47010\): choose ports below 32768/,
+      );
+      expect(testPorts({ first: 40000, last: 40010 }, root)).toEqual({ first: 40000, last: 40010 });
     } finally {
       await removeDir(root);
     }

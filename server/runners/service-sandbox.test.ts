@@ -67,7 +67,7 @@ describe('ServiceSandbox', () => {
   it('makes the manager answer a launch of a real program with a 503 that says why, and start nothing', async () => {
     dir = await tempDataDir();
     manager = testManager({
-      ...testOptions(dir, 48300, 48309),
+      ...testOptions(dir, 28300, 28309),
       sandbox: await ServiceSandbox.prepare(dir, WHY),
     });
     await manager.start();

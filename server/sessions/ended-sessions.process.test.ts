@@ -1,7 +1,7 @@
 /**
  * The manager keeps the sessions that end, however they end, with real (stand-in) applications: it waits on their
  * processes, so it is a process test. The past sessions' own file is ended-sessions.test.ts's. This file's ports:
- * 48650-48659.
+ * 28650-28659.
  */
 import { describe, expect, it } from 'vitest';
 import type { EndedSession, SessionManager } from './types.ts';
@@ -16,7 +16,7 @@ import {
 } from '../../test-support/session-support.ts';
 
 describe('the manager keeps ended sessions', () => {
-  const h = useManagerHarness(48650, 48659);
+  const h = useManagerHarness(28650, 28659);
 
   /** Launches `flags` with `settings` and waits until it ended, by itself or as `end` ends it. */
   async function lifeOf(
@@ -68,7 +68,7 @@ describe('the manager keeps ended sessions', () => {
     const dataDir = await tempDataDir();
     const pids = new Set<number | undefined>();
     let m: SessionManager | undefined = testManager({
-      ...testOptions(dataDir, 48650, 48659),
+      ...testOptions(dataDir, 28650, 28659),
       capacity: 1,
     });
     try {
@@ -77,7 +77,7 @@ describe('the manager keeps ended sessions', () => {
       const queued = await m.create(standInRequest([], {}, 'bob'));
       pids.add(m.get(running.id)?.pid);
       await m.stop();
-      m = testManager(testOptions(dataDir, 48650, 48659));
+      m = testManager(testOptions(dataDir, 28650, 28659));
       await m.start();
       const past = m.endedSessions(null, 0, 50);
       expect(past.items.map((e) => [e.id, e.cause, e.reason]).sort()).toEqual(

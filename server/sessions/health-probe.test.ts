@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeHealth, probeHost } from './health-probe.ts';
 
-// A port of the system's choosing: it cannot collide with anything. Port 48140 has nothing listening.
-let PORT = 48140;
+// A port of the system's choosing: it cannot collide with anything. Port 28140 has nothing listening.
+let PORT = 28140;
 let server: Server | undefined;
 
 function serve(status: number, body: string): Promise<void> {

@@ -7,9 +7,9 @@ import { StateFileRepository } from '../state/state-file-repository.ts';
 import { freeBlock, standInRequest, waitFor } from '../../test-support/session-support.ts';
 import { StateWriteError, type SessionManager } from './types.ts';
 
-// This file's ports: 43000-43019.
-const FIRST = 43000;
-const LAST = 43019;
+// This file's ports: 23000-23019.
+const FIRST = 23000;
+const LAST = 23019;
 
 const { setup, track, ready, dataDir } = useManagerHarness(FIRST, LAST);
 

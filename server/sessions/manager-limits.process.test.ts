@@ -7,9 +7,9 @@ import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import { sessionProcesses, standInRequest, waitFor } from '../../test-support/session-support.ts';
 import type { SessionRecord } from './types.ts';
 
-// This file's ports: 48140-48149.
-const FIRST = 48140;
-const LAST = 48149;
+// This file's ports: 28140-28149.
+const FIRST = 28140;
+const LAST = 28149;
 
 const { setup, track, ready, logged, dataDir, pids } = useManagerHarness(FIRST, LAST);
 

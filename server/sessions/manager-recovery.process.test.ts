@@ -21,9 +21,9 @@ import {
 } from '../../test-support/session-support.ts';
 import type { SessionManager, SessionRecord } from './types.ts';
 
-// This file's ports: 48050-48099.
-const FIRST = 48050;
-const LAST = 48099;
+// This file's ports: 28050-28099.
+const FIRST = 28050;
+const LAST = 28099;
 
 let manager: SessionManager | undefined;
 let dataDir: string | undefined;

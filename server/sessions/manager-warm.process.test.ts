@@ -16,9 +16,9 @@ import { standInRequest, tempDataDir, testOptions, waitFor } from '../../test-su
 import type { SessionManager } from './types.ts';
 import type { SessionRequest } from '../runners/runner.ts';
 
-// This file's ports: 48420-48439.
-const FIRST = 48420;
-const LAST = 48439;
+// This file's ports: 28420-28439.
+const FIRST = 28420;
+const LAST = 28439;
 
 const { setup, track, ready, logged, dataDir: harnessDir, pids } = useManagerHarness(FIRST, LAST);
 

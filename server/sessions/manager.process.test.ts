@@ -18,9 +18,9 @@ import {
 } from '../../test-support/session-support.ts';
 import { QueueFullError } from './types.ts';
 
-// This file's ports: 48000-48049.
-const FIRST = 48000;
-const LAST = 48049;
+// This file's ports: 28000-28049.
+const FIRST = 28000;
+const LAST = 28049;
 
 const { setup, track, ready, pids } = useManagerHarness(FIRST, LAST);
 

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { useManagerHarness } from '../../test-support/manager-harness.ts';
 import { standInRequest, waitFor } from '../../test-support/session-support.ts';
 
-// This file's ports: 48400-48409.
-const { setup, pids } = useManagerHarness(48400, 48409);
+// This file's ports: 28400-28409.
+const { setup, pids } = useManagerHarness(28400, 28409);
 const start = () => setup();
 
 describe('an application that exits after it was ready', () => {
