@@ -30,6 +30,8 @@ export interface LaunchOptions {
   testMarks?: boolean;
   /** The display host (streamer/display/main.ts) streaming this program instead of the sample application. */
   program?: string[];
+  /** Added to the test's environment (a viewer secret, for one). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Starts streamer/sample/main.ts (or the display host) and waits until /health answers 200; kills it if it is not ready in time. */
@@ -49,6 +51,7 @@ export async function launchStreamer(options: LaunchOptions): Promise<StreamerPr
       ...(program ? ['--', ...program] : []),
     ],
     cwd: repoRoot,
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
     readyUrl: `${url}/health`,
     readyWithinMs,
     graceMs: 5_000,

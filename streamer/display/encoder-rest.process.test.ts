@@ -3,12 +3,15 @@
  * nobody watching for the time asked (`--encoder-rest-s`), its ffmpeg ends; the next viewer wakes it and gets
  * the picture, though nothing on the display changed meanwhile.
  */
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { childrenOf } from '../../test-support/processes.ts';
 import { launchStreamer, type StreamerProcess } from '../../test-support/streamer-process.ts';
 import { until } from '../../test-support/until.ts';
-import { openViewer } from '../../test-support/whep-viewer.ts';
+import { makeOffer, openViewer } from '../../test-support/whep-viewer.ts';
+import { signTicket } from '../../protocol/viewer-ticket.ts';
 
 /** The ffmpeg children of `pid`. */
 function encoders(pid: number): number[] {
@@ -55,5 +58,64 @@ describe('an unwatched display host', () => {
     expect(encoders(pid)).toHaveLength(1);
     expect(host.output()).toContain('a viewer came: the encoder woke');
     await next.close();
+  });
+
+  it('stays at rest for WHEP offers it refuses: no ticket, a forged one, one of another session', async () => {
+    const session = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const secret = Buffer.alloc(32, 7);
+    // The host reads its secret file at start, after this test's turn: a file of the test's own, removed at its end.
+    const dir = mkdtempSync(path.join(tmpdir(), 'streamgate-rest-secret-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const secretPath = path.join(dir, 'secret');
+    writeFileSync(secretPath, secret.toString('base64url'), { mode: 0o600 });
+    host = await launchStreamer({
+      args: ['--width', '320', '--height', '200', '--no-audio', '--encoder-rest-s', '1'],
+      readyWithinMs: 60_000,
+      testMarks: false,
+      program: ['xterm'],
+      env: {
+        STREAMGATE_SESSION_ID: session,
+        STREAMGATE_VIEWER_SECRET_FILE: secretPath,
+      },
+    });
+    const pid = host.process.pid ?? 0;
+    await until('the encoder to rest', () => (encoders(pid).length === 0 ? true : undefined), 10_000, 100);
+    await until(
+      'the rest to be logged',
+      () => (host?.output().includes('the encoder rests until a viewer comes') ? true : undefined),
+      5_000,
+      50,
+    );
+
+    const sign = async (key: Buffer, id: string) =>
+      (await signTicket(new Uint8Array(key), id, 'control', 60)).ticket;
+    const refused = [
+      {},
+      { authorization: `Bearer ${await sign(Buffer.alloc(32, 8), session)}` },
+      { authorization: `Bearer ${await sign(secret, '11111111-2222-4333-8444-555555555555')}` },
+    ];
+    for (const headers of refused) {
+      const { sdp, pc } = await makeOffer();
+      const res = await fetch(`${host.url}/whep`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', ...headers },
+        body: sdp,
+      });
+      pc.close();
+      expect(res.status).toBe(401);
+    }
+    // A woken encoder is an ffmpeg child within a few milliseconds (the first test's wake); give it ample time.
+    const deadline = Date.now() + 1_500;
+    while (Date.now() < deadline) {
+      expect(encoders(pid)).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(host.output()).not.toContain('a viewer came: the encoder woke');
+
+    // The owner's ticket does wake it.
+    const owner = await openViewer(host.url, 20_000, await sign(secret, session));
+    await until('video for the owner', () => (owner.videoPackets() > 0 ? true : undefined), 20_000, 50);
+    expect(host.output()).toContain('a viewer came: the encoder woke');
+    await owner.close();
   });
 });
