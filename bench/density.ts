@@ -276,21 +276,28 @@ function report(rounds: Round[]): void {
       : 'Busy watchers: a Chromium page each (the portal / noVNC), decoding, like the measured one.',
   );
   console.log(
-    '\nside        busy  key median     p95  missed   CPU total  serving  X server  encoder  programs  busy Mbit/s  fps  load',
+    '\n                  shown (ms)      ready (ms)\n' +
+      'side        busy  key median     p95  median     p95  missed   CPU total  serving  X server  encoder  programs  busy Mbit/s  fps  load',
   );
   for (const r of rounds) {
     console.log(
       `${r.side.padEnd(11)}${String(r.busy).padStart(5)}${f(median(r.keys.ms), 1, 12)}${f(quantile(r.keys.ms, 0.95))}` +
+        `${f(median(r.keys.ready))}${f(quantile(r.keys.ready, 0.95))}` +
         `${String(r.keys.missed.length).padStart(8)}${f(total(r.cores), 2, 12)}${f(serving(r.cores), 2, 9)}` +
         `${f(r.cores.xServer, 2, 10)}${f(r.cores.encoder, 2, 9)}${f(r.cores.program, 2, 10)}` +
         `${f(WATCH === 'client' ? r.busyMbps : NaN, 2, 13)}${f(WATCH === 'client' ? r.busyFps : NaN, 0, 5)}` +
         `${f(r.load, 2, 6)}`,
     );
     if (args.includes('--list'))
-      console.log(`  each key (ms): ${r.keys.ms.map((k) => k.toFixed(0)).join(' ')}`);
+      console.log(
+        `  each key, shown / ready (ms): ${r.keys.ms.map((k, i) => `${k.toFixed(0)}/${r.keys.ready[i]?.toFixed(0)}`).join(' ')}`,
+      );
   }
   console.log(
-    '(CPU in cores; serving: all but the programs, i.e. X servers, encoders and the rest: the service and hosts, or x11vnc\n' +
+    "(shown: until the frame is on the screen (the video's expected display time) or, for noVNC's canvas, until the\n" +
+      "animation frame that paints it; ready: until the page had it for the compositor (the video's presentation time,\n" +
+      "the canvas's first draw): the like-for-like point, before the browser's compositing;\n" +
+      'CPU in cores; serving: all but the programs, i.e. X servers, encoders and the rest: the service and hosts, or x11vnc\n' +
       "and websockify; fps: frames a second each busy session's viewer received)",
   );
   const pairs = COUNTS.map((busy) => ({
@@ -300,12 +307,14 @@ function report(rounds: Round[]): void {
   }));
   if (pairs.every((p) => !p.ours || !p.theirs)) return;
   const ratio = (a: number, b: number) => f(a / b, 2);
-  console.log('\nStreamgate / noVNC  busy  key median     p95   CPU total  serving');
+  console.log('\nStreamgate / noVNC  busy  key median     p95  ready median     p95   CPU total  serving');
   for (const { busy, ours, theirs } of pairs) {
     if (!ours || !theirs) continue;
     console.log(
       `${''.padEnd(19)}${String(busy).padStart(5)}${ratio(median(ours.keys.ms), median(theirs.keys.ms)).padStart(12)}` +
         `${ratio(quantile(ours.keys.ms, 0.95), quantile(theirs.keys.ms, 0.95))}` +
+        `${ratio(median(ours.keys.ready), median(theirs.keys.ready)).padStart(14)}` +
+        `${ratio(quantile(ours.keys.ready, 0.95), quantile(theirs.keys.ready, 0.95))}` +
         `${ratio(total(ours.cores), total(theirs.cores)).padStart(12)}${ratio(serving(ours.cores), serving(theirs.cores)).padStart(9)}`,
     );
   }
@@ -313,11 +322,14 @@ function report(rounds: Round[]): void {
   const loaded = pairs.find((p) => p.busy >= TARGET_BUSY && p.ours && p.theirs);
   if (loaded?.ours && loaded.theirs) {
     const p95 = quantile(loaded.ours.keys.ms, 0.95);
-    const theirs = quantile(loaded.theirs.keys.ms, 0.95);
+    // Against noVNC, like for like: each key until the page had the picture (before the browser's compositing,
+    // which a canvas does not report); the shown figures' ratio is printed above.
+    const ready = quantile(loaded.ours.keys.ready, 0.95);
+    const theirs = quantile(loaded.theirs.keys.ready, 0.95);
     const met = (ok: boolean) => (ok ? 'met' : 'missed');
     console.log(
-      `\ntargets with ${loaded.busy} busy: key p95 ${p95.toFixed(1)} ms <= ${TARGET_P95_MS} ms: ${met(p95 <= TARGET_P95_MS)}; ` +
-        `<= noVNC's ${theirs.toFixed(1)} ms: ${met(p95 <= theirs)}; total CPU ${total(loaded.ours.cores).toFixed(2)} <= ` +
+      `\ntargets with ${loaded.busy} busy: key p95 ${p95.toFixed(1)} ms shown <= ${TARGET_P95_MS} ms: ${met(p95 <= TARGET_P95_MS)}; ` +
+        `ready p95 ${ready.toFixed(1)} ms <= noVNC's ${theirs.toFixed(1)} ms: ${met(ready <= theirs)}; total CPU ${total(loaded.ours.cores).toFixed(2)} <= ` +
         `noVNC's ${total(loaded.theirs.cores).toFixed(2)}: ${met(total(loaded.ours.cores) <= total(loaded.theirs.cores))}`,
     );
   }
