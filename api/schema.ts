@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * A recent still of the session's picture - extension
-         * @description A small JPEG (about 320 pixels wide) of what the session's application shows, renewed every few seconds while it runs. 404 until the application has made one, and for applications that make none. The session's owner or an admin only.
+         * @description A small picture (320 pixels wide) of what the session's application shows, renewed every few seconds while it runs: a PNG from Streamgate's applications, a JPEG from others that make one. 404 until the application has made one, and for applications that make none. The session's owner or an admin only.
          */
         get: operations["getSessionStill"];
         put?: never;
@@ -1363,6 +1363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/png": string;
                     "image/jpeg": string;
                 };
             };

@@ -29,7 +29,7 @@ test.afterAll(async () => {
 });
 
 /** The still's file in the service's data directory (STREAMGATE_DATA_DIR is `<dataDir>/state`). */
-const stillFile = () => path.join(stack.dataDir, 'state', 'stills', `${sessionId}.jpg`);
+const stillFile = () => path.join(stack.dataDir, 'state', 'stills', `${sessionId}.still`);
 
 /** The image's natural size and how many different colours it has (a few hundred pixels sampled). */
 async function picture(image: Locator) {
@@ -101,14 +101,14 @@ test('on a phone the still heads the session card', async ({ page }) => {
   expect(box && cardBox && box.x + box.width <= cardBox.x + cardBox.width + 0.5).toBe(true);
 });
 
-test('the service serves it to the owner only as a JPEG, and ending the session removes it', async ({
+test('the service serves it to the owner only as a PNG, and ending the session removes it', async ({
   request,
 }) => {
   const res = await request.get(`${stack.apiURL}/stream/${sessionId}/still`);
   expect(res.status()).toBe(200);
-  expect(res.headers()['content-type']).toBe('image/jpeg');
+  expect(res.headers()['content-type']).toBe('image/png');
   expect(res.headers()['cache-control']).toBe('no-store');
-  expect((await res.body()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+  expect((await res.body()).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
 
   expect((await request.delete(`${stack.apiURL}/stream/${sessionId}`)).status()).toBe(204);
   expect(existsSync(stillFile())).toBe(false);

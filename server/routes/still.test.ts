@@ -38,6 +38,7 @@ async function keepStill(id: string): Promise<void> {
 }
 
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 describe('GET /api/stream/{id}/still', () => {
   it('serves the owner and admins the still the application keeps, once there is one', async () => {
@@ -55,6 +56,9 @@ describe('GET /api/stream/{id}/still', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.rawPayload.equals(jpeg)).toBe(true);
     }
+    // What Streamgate's applications make, a PNG, is served as one.
+    await writeFile(stillPath(stillDirOf(t.dataDir), id), png, { mode: 0o600 });
+    expect((await still(id, 'alice')).headers['content-type']).toBe('image/png');
 
     expect((await still(id, 'bob')).statusCode).toBe(403);
     // A viewer may not use sessions at all, nor may a caller without a token.

@@ -1,11 +1,11 @@
 /**
- * A session's recent still (`GET /stream/{session_id}/still`): the small JPEG its application keeps in
- * the file the service named (sessions/still-files.ts). Who may ask is decided as for every session endpoint.
+ * A session's recent still (`GET /stream/{session_id}/still`): the small picture (PNG, or JPEG) its application
+ * keeps in the file the service named (runners/still-files.ts). Who may ask is decided as for every session endpoint.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../errors.ts';
 import { contractRoute } from '../http/contract.ts';
-import { readStill } from '../runners/still-files.ts';
+import { readStill, stillType } from '../runners/still-files.ts';
 import { requireSessions, type SessionAccess } from './session-access.ts';
 
 export interface StillRoutesOptions {
@@ -24,7 +24,7 @@ export const stillRoutes: FastifyPluginAsync<StillRoutesOptions> = async (app, {
       const still = await readStill(stillDir, record.id);
       if (!still) throw notFound('This session has no still yet.');
       // no-store: the picture changes every few seconds, and is the owner's only.
-      return reply.header('cache-control', 'no-store').type('image/jpeg').code(200).send(still);
+      return reply.header('cache-control', 'no-store').type(stillType(still)).code(200).send(still);
     },
   });
 };

@@ -17,7 +17,7 @@ const ENTRIES: Record<AppName, string> = {
   'slurm-job': 'server/runners/slurm-job.ts',
 };
 /** Native or CommonJS packages stay in node_modules, loaded as they are (esbuild finds its own binary there). */
-const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11', 'opusscript', 'esbuild', 'yazl'];
+const EXTERNAL = ['node-datachannel', '@napi-rs/canvas', 'x11', 'opusscript', 'esbuild', 'yazl', 'pngjs'];
 const SOURCES = ['streamer', 'protocol', 'sandbox', 'server'];
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** tsx's loader by its address, so that it is found from any working directory. */

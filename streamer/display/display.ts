@@ -112,15 +112,16 @@ export class Display extends EventEmitter<DisplayEvents> {
         maxHeight: this.options.maxHeight,
         framebuffer: this.x.framebuffer,
         budget,
-        acquire: () => encoder.acquire(),
+        acquire: () => video.acquire(),
         resting: () => encoder.isResting,
-        send: (frame) => encoder.write(frame),
+        send: (frame) => video.send(frame),
       }),
       (made) => made.close(),
     );
     capture.once('failed', this.captureFails);
     capture.on('cursor', (image) => this.emit('cursor', (this.cursor = cursorMessage(image))));
     video.on('woke', () => capture.refresh());
+    video.on('stillDue', () => capture.refresh());
     video.on('resized', (size) => {
       this.client.fit(size.width, size.height);
       budget.rate = bandwidthOf(size);

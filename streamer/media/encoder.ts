@@ -1,8 +1,7 @@
 /**
  * The video encoder: Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback UDP socket
  * of ours; what it is told to do is in ffmpeg-args.ts. Frames come on stdin so that ffmpeg ends on EOF when this
- * process dies in any way, SIGKILL included; on a clean stop it is also killed outright. When ffmpeg cannot write
- * the still, it is restarted without one. While nobody watches, the encoder may rest (`rest`): ffmpeg is stopped,
+ * process dies in any way, SIGKILL included; on a clean stop it is also killed outright. While nobody watches, the encoder may rest (`rest`): ffmpeg is stopped,
  * its socket, size and frame buffers kept, until `wake` starts it again.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -19,25 +18,8 @@ export interface EncoderOptions {
   onUnexpectedExit?: (reason: string) => void;
   /** How the frames given to `write()` lay out their pixels: RGBA (the sample scene) or BGRX (an X display). */
   pixelFormat?: PixelFormat;
-  /** Keep a recent still of the picture in this JPEG file (the service's STREAMGATE_STILL_PATH). */
-  stillPath?: string | null;
   /** The ffmpeg encoder (`chooseEncoder`); libvpx (VP8) unless told. */
   encoder?: VideoEncoderName;
-}
-
-/** Spawns with umask 077, so that the stills ffmpeg writes are readable by this user only. */
-function spawnPrivate(...args: Parameters<typeof spawnIsolated>): ChildProcess {
-  let previous: number | undefined;
-  try {
-    previous = process.umask(0o077);
-  } catch {
-    // worker threads may not change it; the service's directory is private anyway
-  }
-  try {
-    return spawnIsolated(...args);
-  } finally {
-    if (previous !== undefined) process.umask(previous);
-  }
 }
 
 /** One ffmpeg at a time, restarted when it dies unexpectedly or the size changes. */
@@ -53,12 +35,8 @@ export class Encoder {
   dropped = 0;
   private pool: Buffer[] = [];
   private readonly busy = new Set<Buffer>();
-  /** Null once writing it made ffmpeg fail (its directory gone, a full disk): the stream matters more. */
-  private stillPath: string | null;
 
-  constructor(private readonly options: EncoderOptions) {
-    this.stillPath = options.stillPath ?? null;
-  }
+  constructor(private readonly options: EncoderOptions) {}
 
   /** Binds the RTP socket and starts ffmpeg at `size`. */
   async start(size: EncoderSize): Promise<void> {
@@ -152,9 +130,8 @@ export class Encoder {
     if (this.stopped || this.resting || !this.size || !this.socket) return;
     const port = this.socket.address().port;
     const ffmpeg = this.options.ffmpegPath ?? process.env.STREAMGATE_FFMPEG ?? 'ffmpeg';
-    const stillPath = this.stillPath;
-    const args = ffmpegArgs(this.size, port, stillPath, this.options.pixelFormat, this.options.encoder);
-    const child = spawnPrivate(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    const args = ffmpegArgs(this.size, port, this.options.pixelFormat, this.options.encoder);
+    const child = spawnIsolated(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
     this.child = child;
     // Writes queued on a dead ffmpeg's stdin may never call back; its buffers are free again.
     this.busy.clear();
@@ -172,12 +149,7 @@ export class Encoder {
       if (this.child !== child) return; // replaced on purpose (resize or stop)
       this.child = null;
       if (this.stopped) return;
-      let reason = `ffmpeg exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`;
-      // An error writing the still ends every output of ffmpeg: go on without it.
-      if (stillPath && (stderr.includes('[image2') || stderr.includes(stillPath))) {
-        this.stillPath = null;
-        reason += '; it could not write the still, so it goes on without one';
-      }
+      const reason = `ffmpeg exited (${signal ?? code}): ${stderr.trim().split('\n').pop() ?? ''}`;
       this.options.onUnexpectedExit?.(reason);
       // Back off when it dies at once over and over (e.g. a missing codec), but recover fast from a one-off.
       this.restarts = Date.now() - startedAt < 2000 ? this.restarts + 1 : 0;

@@ -1,8 +1,7 @@
 /**
  * What the encoder's ffmpeg is told (encoder.ts runs it): raw frames on its stdin, the chosen video encoder
- * (VP8, or H.264 on the CPU or an NVIDIA GPU) at a rate that grows with the picture, RTP to a loopback UDP port,
- * and where the service asks for one, a small recent still of the picture in a file (`stillArgs`). Also which
- * encoder a codec gets on this machine (`chooseEncoder`).
+ * (VP8, or H.264 on the CPU or an NVIDIA GPU) at a rate that grows with the picture, RTP to a loopback UDP port.
+ * Also which encoder a codec gets on this machine (`chooseEncoder`). (The still is the application's: still.ts.)
  */
 import { givenH264Encoder, probeH264, type H264Choice } from '../../protocol/h264-encoder.ts';
 import type { Codec } from '../../protocol/launch.ts';
@@ -13,10 +12,6 @@ export interface EncoderSize {
   height: number;
   fps: number;
 }
-
-/** A still every this many seconds, this many pixels wide. */
-export const STILL_INTERVAL_S = 3;
-export const STILL_WIDTH = 320;
 
 /** ffmpeg's names for the pixel layouts of the frames it reads. */
 export type PixelFormat = 'rgba' | 'bgr0';
@@ -33,19 +28,6 @@ function inputArgs(size: EncoderSize, pixelFormat: PixelFormat): string[] {
     ...['-probesize', '32', '-analyzeduration', '0'],
     ...['-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${width}x${height}`],
     ...['-use_wallclock_as_timestamps', '1', '-framerate', '1000', '-i', 'pipe:0'],
-  ];
-}
-
-/**
- * ffmpeg's second output: every few seconds a small JPEG of the picture, the first one about a second and a
- * half after the first frame. Each replaces the file by a rename, so a reader never gets half a picture.
- */
-export function stillArgs(path: string): string[] {
-  return [
-    ...['-an', '-vf', `fps=1/${STILL_INTERVAL_S},scale=${STILL_WIDTH}:-2`],
-    // One thread: frame threads would hold each still back by as many intervals as there are threads.
-    ...['-c:v', 'mjpeg', '-threads', '1', '-q:v', '5'],
-    ...['-f', 'image2', '-update', '1', '-atomic_writing', '1', path],
   ];
 }
 
@@ -142,7 +124,6 @@ export function videoArgs(encoder: VideoEncoderName, size: EncoderSize): string[
 export function ffmpegArgs(
   size: EncoderSize,
   rtpPort: number,
-  stillPath?: string | null,
   pixelFormat: PixelFormat = 'rgba',
   encoder: VideoEncoderName = 'libvpx',
 ): string[] {
@@ -157,7 +138,6 @@ export function ffmpegArgs(
     ...['-f', 'rtp', '-payload_type', '96'],
     // RTCP goes to the same socket, where it is dropped: a closed RTCP port would make ffmpeg's sends fail.
     `rtp://127.0.0.1:${rtpPort}?pkt_size=1200&rtcpport=${rtpPort}`,
-    ...(stillPath ? stillArgs(stillPath) : []),
   ];
 }
 

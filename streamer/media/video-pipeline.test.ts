@@ -3,6 +3,10 @@
  * before its first packet, applies a viewer's resizes at most once a second (on fake time), and stops what it
  * started with its scope.
  */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseLaunch } from '../../protocol/launch.ts';
 import type { Encoder, EncoderOptions } from './encoder.ts';
@@ -25,6 +29,8 @@ function standIn() {
       stop: () => void told.push('stop'),
       rest: () => void ((resting = true), told.push('rest')),
       wake: () => void ((resting = false), told.push('wake')),
+      acquire: () => (resting ? null : Buffer.alloc(8)),
+      write: () => void told.push('write'),
       get isResting() {
         return resting;
       },
@@ -141,5 +147,38 @@ describe('a video pipeline', () => {
     await scope.dispose();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(told).toEqual(['start 1280x720', 'resize 640x360', 'stop']);
+  });
+
+  it('keeps the still going while its encoder rests: a picture asked for every few seconds, into a buffer of its own', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const dir = await mkdtemp(path.join(tmpdir(), 'streamgate-pipeline-still-'));
+    scope.defer(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'still.png');
+    const { start, told } = standIn();
+    const small = { ...options, width: 64, height: 36, stillPath: file };
+    const video = new VideoPipeline(scope, small, (line) => lines.push(line), 'bgr0', 1_000);
+    let asked = 0;
+    video.on('stillDue', () => asked++);
+    await video.start(start);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(told.at(-1)).toBe('rest');
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(asked).toBe(1);
+
+    // At rest, the frame asked for goes to the still alone.
+    const frame = video.acquire();
+    expect(frame).toHaveLength(64 * 36 * 4);
+    video.send(frame!.fill(200));
+    await vi.waitFor(() => expect(existsSync(file)).toBe(true));
+    expect(told.filter((t) => t === 'write')).toEqual([]);
+    expect(video.acquire()).toBeNull();
+
+    // Awake, frames go to the encoder again and nothing more is asked for the still.
+    video.watched(1);
+    expect(told.at(-1)).toBe('wake');
+    video.send(video.acquire()!);
+    expect(told.at(-1)).toBe('write');
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(asked).toBe(1);
   });
 });

@@ -6,7 +6,11 @@
  *
  * Where asked (`restAfterMs`, the display host), the encoder rests while nobody watches: some time after the last
  * viewer left, ffmpeg is stopped (about 95 MB of an idle terminal session's 175, and its CPU), and the next viewer
- * wakes it; what draws the frames is told to send the whole picture again (`woke`).
+ * wakes it; what draws the frames is told to send the whole picture again (`woke`). Meanwhile the still (still.ts)
+ * goes on: every few seconds what draws the frames is asked for the picture (`stillDue`) and `acquire` gives it a
+ * buffer for the still alone.
+ *
+ * What draws the frames takes its buffers from `acquire` and hands them back filled to `send`.
  */
 import { EventEmitter } from 'node:events';
 import { resizedTo, type StreamerOptions, type StreamSize } from '../runtime/stream-options.ts';
@@ -14,6 +18,7 @@ import { Encoder, type EncoderOptions } from './encoder.ts';
 import { chooseEncoder, type PixelFormat } from './ffmpeg-args.ts';
 import { PictureWatch } from './picture-watch.ts';
 import { ResizeThrottle } from './resize-throttle.ts';
+import { STILL_INTERVAL_S, StillKeeper } from './still.ts';
 import { VideoFanout } from './rtp.ts';
 import type { Scope } from '../runtime/scope.ts';
 
@@ -28,6 +33,8 @@ export interface VideoEvents {
   stalled: [reason: string];
   /** The encoder woke from its rest: it needs a whole picture, now. */
   woke: [];
+  /** The encoder rests and a still is due: the picture is wanted for it (`acquire` has a buffer). */
+  stillDue: [];
 }
 
 /** Chooses the encoder and starts it at `size`; `log` says which was chosen. */
@@ -60,6 +67,8 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
   private watch: PictureWatch | null = null;
   private readonly resizes: ResizeThrottle;
   private restTimer: NodeJS.Timeout | undefined;
+  private readonly still: StillKeeper | null;
+  private stillTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly scope: Scope,
@@ -73,6 +82,7 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     super();
     this.current = { width: options.width, height: options.height, fps: options.fps };
     this.fanout = new VideoFanout(options.fps, options.codec);
+    this.still = options.stillPath ? new StillKeeper(options.stillPath, log) : null;
     // Each resize restarts the encoder: at most one a second, the last size asked for winning.
     this.resizes = scope.use(new ResizeThrottle((width, height) => this.apply(width, height)), (made) =>
       made.close(),
@@ -94,7 +104,6 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
   async start(startEncoder: StartEncoder = startChosenEncoder): Promise<Encoder> {
     const encoderOptions: Omit<EncoderOptions, 'encoder'> = {
       ...(this.pixelFormat ? { pixelFormat: this.pixelFormat } : {}),
-      stillPath: this.options.stillPath,
       onPacket: (packet) => {
         this.fanout.push(packet);
         this.emit('packet', packet);
@@ -109,7 +118,10 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     };
     const encoder = await startEncoder(this.options, encoderOptions, this.current, this.log);
     this.running = this.scope.use(encoder, (made) => made.stop());
-    this.scope.defer(() => clearTimeout(this.restTimer));
+    this.scope.defer(() => {
+      clearTimeout(this.restTimer);
+      clearInterval(this.stillTimer);
+    });
     // Nobody watches yet: a session launched and never opened rests too.
     this.watched(0);
     return encoder;
@@ -124,6 +136,8 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
       this.restTimer = undefined;
       if (!encoder.isResting) return;
       encoder.wake();
+      clearInterval(this.stillTimer);
+      this.stillTimer = undefined;
       this.fanout.restart();
       this.watch?.resume();
       this.log('a viewer came: the encoder woke');
@@ -135,11 +149,36 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
       this.restTimer = undefined;
       this.watch?.pause();
       encoder.rest();
+      if (this.still) {
+        this.stillTimer = setInterval(() => this.emit('stillDue'), STILL_INTERVAL_S * 1000);
+        this.stillTimer.unref();
+      }
       this.log(
         `nobody watched for ${Math.round(this.restAfterMs! / 1000)} s: the encoder rests until a viewer comes`,
       );
     }, this.restAfterMs);
     this.restTimer.unref();
+  }
+
+  /**
+   * A buffer for the next frame, or null to skip it: the encoder's (null while it is behind), or while it rests,
+   * the still's when one is due.
+   */
+  acquire(): Buffer | null {
+    const encoder = this.encoder;
+    if (!encoder.isResting) return encoder.acquire();
+    if (!this.still?.due) return null;
+    return this.still.buffer(this.current.width * this.current.height * 4);
+  }
+
+  /** A buffer from `acquire`, filled with a frame of the stream's size: to the encoder, and to the still when one is due. */
+  send(frame: Buffer): void {
+    const { width, height } = this.current;
+    // A frame of the size before a resize goes to the encoder as it always did, but makes no still.
+    if (this.still && frame.length === width * height * 4) {
+      void this.still.offer({ pixels: frame, width, height, layout: this.pixelFormat ?? 'rgba' });
+    }
+    if (!this.encoder.isResting) this.encoder.write(frame);
   }
 
   /** From now on, a stream that sends nothing for long fails (unless its encoder rests): a ready session would keep its viewers waiting. */

@@ -150,8 +150,8 @@ export class SceneLoop {
   private tick(): void {
     const now = performance.now();
     const { fps } = this.video.size;
-    const buffer = this.video.encoder.acquire();
-    if (buffer && this.scene) this.video.encoder.write(this.scene.render(now, buffer));
+    const buffer = this.video.acquire();
+    if (buffer && this.scene) this.video.send(this.scene.render(now, buffer));
     this.drawn++;
     let next = this.started + (this.drawn * 1000) / fps;
     // Far behind (a busy machine): skip the missed frames rather than rush them out in a burst.

@@ -1,7 +1,7 @@
 import { getApiClients, isApiError, unwrap } from '../api-client';
 
 /**
- * GET /stream/{session_id}/still: a recent JPEG of the session's picture, as a Blob (an <img> cannot send
+ * GET /stream/{session_id}/still: a recent still (PNG or JPEG) of the session's picture, as a Blob (an <img> cannot send
  * the bearer token itself). Null when there is none: no still yet (404), a session that failed (410), or a
  * deployment without the endpoint (404, 405). Other failures reject.
  */
