@@ -74,7 +74,8 @@ describe('session manager after a crash of the service', () => {
   it('adopts applications still running, fails the dead ones, and resumes the queue in order', async () => {
     dataDir = await tempDataDir();
     const options = testOptions(dataDir, FIRST, LAST);
-    const [a, b, c, d] = await crashedService(options, [[], [], [], []], 2);
+    // C is held back a second once started, so that it is still starting when its message is read.
+    const [a, b, c, d] = await crashedService(options, [[], [], ['--ready-after-ms', '1000'], []], 2);
     expect([a?.state, b?.state, c?.state, d?.state]).toEqual(['ready', 'ready', 'pending', 'pending']);
     expect(sessionProcesses(a!.id)).toEqual([a!.pid]);
     // B's application dies while no service is watching.

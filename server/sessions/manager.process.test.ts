@@ -70,7 +70,9 @@ describe('session manager', () => {
 
   it('runs at most `capacity` sessions, queues the rest first in first out, and refuses past the queue limit', async () => {
     const m = await setup({ capacity: 1, queueLimit: 2 });
-    const first = await m.create(standInRequest());
+    // Held back a second, so that it is still starting when the messages are read: a warm machine brought the
+    // stand-in up within this test's first 120 ms once (a fresh-clone run of 2026-11-29).
+    const first = await m.create(standInRequest(['--ready-after-ms', '1000']));
     const second = await m.create(standInRequest());
     const third = await m.create(standInRequest());
     await expect(m.create(standInRequest())).rejects.toBeInstanceOf(QueueFullError);
@@ -195,7 +197,8 @@ describe('session manager', () => {
   it('ends a session that is still starting, once however often it is asked', async () => {
     const m = await setup({ capacity: 1 });
     const starting = await m.create(standInRequest(['--ready-after-ms', '60000']));
-    const queued = await m.create(standInRequest());
+    // Held back a second once it starts, so that its message is read while it is still starting.
+    const queued = await m.create(standInRequest(['--ready-after-ms', '1000']));
     await waitFor('the application to run', () => sessionProcesses(starting.id).length > 0);
     await Promise.all([m.end(starting.id), m.end(starting.id)]);
     expect(m.get(starting.id)).toBeUndefined();
