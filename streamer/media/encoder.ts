@@ -1,8 +1,8 @@
 /**
  * The video encoder: Debian's ffmpeg reading raw frames on its stdin and sending RTP to a loopback UDP socket
  * of ours; what it is told to do is in ffmpeg-args.ts. Frames come on stdin so that ffmpeg ends on EOF when this
- * process dies in any way, SIGKILL included; on a clean stop it is also killed outright. While nobody watches, the encoder may rest (`rest`): ffmpeg is stopped,
- * its socket, size and frame buffers kept, until `wake` starts it again.
+ * process dies in any way, SIGKILL included; on a clean stop it is also killed outright. While nobody watches, the
+ * encoder may rest (`rest`): ffmpeg is stopped, its socket, size and frame buffers kept, until `wake` starts it again.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';

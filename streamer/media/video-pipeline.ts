@@ -171,7 +171,10 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     return this.still.buffer(this.current.width * this.current.height * 4);
   }
 
-  /** A buffer from `acquire`, filled with a frame of the stream's size: to the encoder, and to the still when one is due. */
+  /**
+   * A buffer from `acquire`, filled with a frame of the stream's size: to the encoder, and to the still when one is
+   * due.
+   */
   send(frame: Buffer): void {
     const { width, height } = this.current;
     // A frame of the size before a resize goes to the encoder as it always did, but makes no still.
@@ -181,7 +184,10 @@ export class VideoPipeline extends EventEmitter<VideoEvents> {
     if (!this.encoder.isResting) this.encoder.write(frame);
   }
 
-  /** From now on, a stream that sends nothing for long fails (unless its encoder rests): a ready session would keep its viewers waiting. */
+  /**
+   * From now on, a stream that sends nothing for long fails (unless its encoder rests): a ready session would keep
+   * its viewers waiting.
+   */
   watchPicture(): void {
     this.watch = this.scope.use(
       new PictureWatch(
